@@ -1,0 +1,29 @@
+# The two commands a newcomer runs:  make run  and  make test
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+
+.PHONY: run test install check-java clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[spark,test]'
+	@rm -f $(VENV)/.installed-* && touch $@
+
+check-java:
+	@scripts/check-java
+
+run: install check-java
+	$(BIN)/spark-submit --properties-file conf/spark-defaults.conf \
+	    --driver-java-options "-Dlog4j.configurationFile=conf/log4j2.properties" \
+	    jobs/extract.py --input samples/sample.warc.gz --output out/sample --run-date 2026-01-01
+
+test: install check-java
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf $(VENV) out .pytest_cache

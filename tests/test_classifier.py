@@ -1,0 +1,55 @@
+import numpy as np
+import pytest
+
+from webclean.classifier import CONTENT, NOISE, TagClassifier
+
+
+def _data(seed=0, n=200):
+    rng = np.random.default_rng(seed)
+    content = np.column_stack([rng.uniform(0, 1, n), rng.uniform(0, 2, n), rng.uniform(60, 300, n)])
+    noise = np.column_stack([rng.uniform(3, 9, n), rng.uniform(2, 6, n), rng.uniform(1, 20, n)])
+    X = np.vstack([content, noise])
+    y = np.array([CONTENT] * n + [NOISE] * n)
+    return X, y
+
+
+def test_fit_returns_self_and_learns():
+    X, y = _data()
+    classifier = TagClassifier(folds=3, c_grid=(1.0, 10.0), gamma_grid=(0.1, 1.0), random_state=0)
+    assert classifier.fit(X, y) is classifier
+    assert classifier.cv_accuracy_ > 0.95
+    assert set(classifier.best_params_) == {"C", "gamma"}
+    X_test, y_test = _data(seed=1, n=50)
+    assert (classifier.predict(X_test) == y_test).mean() > 0.95
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "linear", "poly"])
+def test_numpy_decision_function_matches_scikit_learn(kernel):
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import MinMaxScaler
+    from sklearn.svm import SVC
+
+    X, y = _data(n=80)
+    classifier = TagClassifier(kernel=kernel, folds=3, c_grid=(10.0,), gamma_grid=(1.0,)).fit(X, y)
+    reference = make_pipeline(MinMaxScaler(), SVC(kernel=kernel, C=10.0, gamma=1.0, class_weight="balanced")).fit(X, y)
+    probe = np.vstack([X[::7], [[100.0, -5.0, 1000.0]]])
+    np.testing.assert_allclose(classifier.decision_function(probe), reference.decision_function(probe), rtol=1e-6, atol=1e-8)
+
+
+def test_deterministic_for_a_fixed_seed():
+    X, y = _data()
+    a = TagClassifier(folds=3, c_grid=(1.0, 10.0), gamma_grid=(0.1, 1.0), random_state=3).fit(X, y)
+    b = TagClassifier(folds=3, c_grid=(1.0, 10.0), gamma_grid=(0.1, 1.0), random_state=3).fit(X, y)
+    assert a.best_params_ == b.best_params_ and a.cv_accuracy_ == b.cv_accuracy_
+
+
+def test_one_class_is_refused():
+    X, _ = _data(n=10)
+    with pytest.raises(ValueError, match="both"):
+        TagClassifier(folds=2).fit(X, np.ones(len(X), dtype=int))
+
+
+def test_empty_input_predicts_nothing():
+    X, y = _data(n=40)
+    classifier = TagClassifier(folds=2, c_grid=(1.0,), gamma_grid=(1.0,)).fit(X, y)
+    assert classifier.predict(np.zeros((0, 3))).shape == (0,)

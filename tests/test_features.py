@@ -1,0 +1,51 @@
+from lxml import html
+
+from webclean.features import block_units, feature_matrix
+from webclean.lexicon import NoiseLexicon
+from webclean.tokenize import NO_SENTENCE_END
+
+BLOCK = """<div>
+  <h1>标题不在样本里</h1>
+  <p>第一段正文，<a href="/a">链接</a>在句中。</p>
+  <a href="/more">更多新闻</a>
+  <table><tr><td>单元格文字<a href="/t">表内链接</a>尾巴</td></tr></table>
+  <p>   </p>
+  <p>最后一段。</p>
+</div>"""
+
+
+def _units():
+    return block_units(html.fragment_fromstring(BLOCK))
+
+
+def test_units_are_p_a_td_in_document_order():
+    units = _units()
+    assert [u.tag for u in units] == ["p", "a", "td", "a", "p"]
+    assert units[0].text == "第一段正文，链接在句中。"
+    assert units[2].text == "单元格文字 尾巴"
+
+
+def test_positions_count_samples_only():
+    positions = [u.position for u in _units()]
+    assert positions == [0.25, 0.5, 0.0, 0.75, 1.0]
+
+
+def test_link_ratio_per_unit():
+    units = _units()
+    assert units[0].link_ratio == 2 / 12
+    assert units[1].link_ratio == 1.0
+    assert units[4].link_ratio == 0.0
+
+
+def test_feature_matrix_is_t_s_l_p_r():
+    lexicon = NoiseLexicon(words={"更": 2.0, "新闻": 1.0}, marks={NO_SENTENCE_END: 5.0, "，": 0.5})
+    units = _units()
+    X = feature_matrix(units, lexicon)
+    assert X.shape == (5, 5)
+    more = X[1]
+    assert more[0] == 3.0  # 更 + 新闻 (jieba: 更 / 多 / 新闻)
+    assert more[1] == 5.0  # no sentence end
+    assert more[2] == 4.0
+    assert tuple(more[3:]) == (0.5, 1.0)
+    first = X[0]
+    assert first[1] == 0.5  # one "，", and it ends with 。

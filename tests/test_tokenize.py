@@ -1,0 +1,60 @@
+from webclean.tokenize import (
+    EMAIL,
+    NO_SENTENCE_END,
+    PHONE,
+    URL,
+    ends_sentence,
+    special_marks,
+    split_sentences,
+    words,
+)
+
+
+def test_chinese_is_segmented_into_words():
+    tokens = words("我们在北京大学学习")
+    assert "北京大学" in tokens or ("北京" in tokens and "大学" in tokens)
+    assert all(len(t) <= 4 for t in tokens)
+
+
+def test_english_words_are_lower_cased_runs():
+    assert words("Hello, World! It's 2024.") == ["hello", "world", "it", "s", "2024"]
+
+
+def test_pseudo_words_chinese_and_international():
+    assert words("联系我们: service@example.com.cn") == ["联系", "我们", EMAIL]
+    assert URL in words("详见 http://news.sina.com.cn/a/b.html 和")
+    assert URL in words("visit www.example.org today")
+    assert PHONE in words("电话：010-12345678")
+    assert PHONE in words("手机 13812345678 咨询")
+    assert PHONE in words("Call +44 20 7946 0958 now")
+    assert PHONE in words("Call (212) 555-1234 now")
+
+
+def test_years_and_prices_are_not_phones():
+    assert PHONE not in words("2018年9月 发表，售价 3999 元")
+
+
+def test_special_marks_count_punctuation_and_missing_end():
+    marks = special_marks("首页 | 新闻 > 国内")
+    assert marks["|"] == 1 and marks[">"] == 1
+    assert marks[NO_SENTENCE_END] == 1
+    assert NO_SENTENCE_END not in special_marks("这是一个句子。")
+
+
+def test_ends_sentence_looks_through_closing_quotes():
+    assert ends_sentence('他说："好。"')
+    assert ends_sentence("He left.")
+    assert not ends_sentence("更多新闻")
+
+
+def test_split_sentences_keeps_every_character():
+    text = "第一句。第二句！Third one. Fourth? 最后一句没有句号"
+    pieces = split_sentences(text)
+    assert "".join(pieces) == text
+    assert pieces[0] == "第一句。" and pieces[1] == "第二句！"
+    assert pieces[-1].strip() == "最后一句没有句号"
+    assert len(pieces) == 5
+
+
+def test_dots_inside_numbers_do_not_split():
+    assert split_sentences("It costs 3.5 dollars. Then") == ["It costs 3.5 dollars.", " Then"]

@@ -1,0 +1,125 @@
+"""The ``webclean`` command: extract, train and evaluate.
+
+    webclean extract PAGE.html [...]          the main text of each page (- reads stdin)
+    webclean train --input FILES --output DIR  a model from pages with a gold text
+    webclean evaluate --input FILES            F1 and the paper's rates on such pages
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Sequence
+
+from webclean.config import Config, ConfigError, load_config
+from webclean.model import Model, ModelError, load_model, save_model
+
+DEFAULT_CONFIG_FILE = Path("conf/webclean.toml")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        config = _config(args)
+        return args.run(args, config)
+    except (ConfigError, ModelError) as exc:
+        print(f"webclean: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="webclean", description="Main-text extraction from web pages.")
+    commands = parser.add_subparsers(required=True, metavar="COMMAND")
+
+    extract = commands.add_parser("extract", help="print the main text of pages")
+    extract.add_argument("pages", nargs="+", metavar="PAGE", help="HTML files; - reads standard input")
+    extract.add_argument("--json", action="store_true", help="print the whole result, one JSON object a page")
+    extract.add_argument("--url", help="the page's address, when there is one page")
+    _common(extract, model=True)
+    extract.set_defaults(run=_run_extract)
+
+    train = commands.add_parser("train", help="train a model on pages with a gold text")
+    train.add_argument("--input", nargs="+", required=True, metavar="FILE", help="gzip JSON Lines of pages")
+    train.add_argument("--output", required=True, type=Path, metavar="MODEL_DIR")
+    _common(train, model=False)
+    train.set_defaults(run=_run_train)
+
+    evaluate = commands.add_parser("evaluate", help="score the extraction on pages with a gold text")
+    evaluate.add_argument("--input", nargs="+", required=True, metavar="FILE", help="gzip JSON Lines of pages")
+    evaluate.add_argument("--json", type=Path, metavar="FILE", help="also write the summary as JSON")
+    _common(evaluate, model=True)
+    evaluate.set_defaults(run=_run_evaluate)
+    return parser
+
+
+def _common(parser: argparse.ArgumentParser, *, model: bool) -> None:
+    parser.add_argument("--config", type=Path, help=f"a TOML file (default: {DEFAULT_CONFIG_FILE} when present)")
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="SECTION.KEY=VALUE", help="override one setting; repeatable"
+    )
+    parser.add_argument("--method", help="the extraction method (paper or svm)")
+    if model:
+        parser.add_argument("--model", type=Path, metavar="MODEL_DIR", help="a trained model (default: the packaged one)")
+
+
+def _config(args: argparse.Namespace) -> Config:
+    path = args.config
+    if path is None and DEFAULT_CONFIG_FILE.is_file():
+        path = DEFAULT_CONFIG_FILE
+    overrides = list(args.set)
+    if args.method:
+        overrides.append(f"method={args.method}")
+    return load_config(path, overrides)
+
+
+def _model(args: argparse.Namespace) -> Model:
+    return load_model(args.model)
+
+
+def _run_extract(args: argparse.Namespace, config: Config) -> int:
+    from webclean.extract import extract
+
+    model = _model(args)
+    for name in args.pages:
+        data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+        result = extract(data, args.url, config=config, model=model)
+        if args.json:
+            print(json.dumps({"source": name, **result.to_dict()}, ensure_ascii=False))
+        else:
+            if not result.ok:
+                print(f"webclean: {name}: {result.status}: {result.error}", file=sys.stderr)
+            if result.text:
+                print(result.text)
+    return 0
+
+
+def _run_train(args: argparse.Namespace, config: Config) -> int:
+    from webclean.datasets import read_pages
+    from webclean.training import train
+
+    start = time.monotonic()
+    model, report = train(read_pages(args.input), config, sources=[Path(p).name for p in args.input])
+    save_model(model, args.output)
+    print(json.dumps({"output": str(args.output), "seconds": round(time.monotonic() - start, 1), **report.to_dict()}, indent=1))
+    return 0
+
+
+def _run_evaluate(args: argparse.Namespace, config: Config) -> int:
+    from webclean.datasets import read_pages
+    from webclean.evaluate import evaluate
+
+    evaluation = evaluate(read_pages(args.input), config, _model(args))
+    print(evaluation.table())
+    if args.json:
+        args.json.write_text(json.dumps(evaluation.summary(), indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,118 @@
+"""Scores of the library on pages with a gold text, with the paper's two rates.
+
+- token F1 and shingle F1: as defined in the dev data's README (metrics.py);
+  snippet F1 on pages whose gold is a list of snippets.
+- *located* (the paper's C2 / C1): the share of full-gold pages whose located block
+  holds at least LOCATED_RECALL of the gold's tokens (token recall of the block's
+  whole text against the gold).
+- *denoised accurately* (the paper's C3 / C1): the share of full-gold pages whose
+  extracted text has a token F1 of at least ACCURATE_F1.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from lxml import etree
+
+from webclean.config import Config
+from webclean.datasets import Page
+from webclean.extract import extract, locate
+from webclean.metrics import PageScore, Scoreboard, Summary, score_page, token_prf
+from webclean.model import Model
+from webclean.parse import ParseError, parse_html
+
+LOCATED_RECALL = 0.95
+ACCURATE_F1 = 0.9
+
+
+@dataclass(frozen=True)
+class PageResult:
+    score: PageScore
+    located: bool | None  # None where the gold is not the full text
+    accurate: bool | None
+    seconds: float
+
+
+@dataclass
+class Evaluation:
+    results: list[PageResult] = field(default_factory=list)
+
+    def board(self, results: Iterable[PageResult] | None = None) -> Scoreboard:
+        board = Scoreboard()
+        for result in self.results if results is None else results:
+            board.add(result.score)
+        return board
+
+    def groups(self) -> dict[str, list[PageResult]]:
+        groups: dict[str, list[PageResult]] = {}
+        for result in self.results:
+            groups.setdefault(result.score.source, []).append(result)
+        groups["all"] = list(self.results)
+        return groups
+
+    def summary(self) -> dict[str, dict[str, float | int | None]]:
+        return {name: _figures(self.board(results).overall(), results) for name, results in self.groups().items()}
+
+    def table(self) -> str:
+        columns = ("pages", "token_f1", "shingle_f1", "snippet_f1", "located", "accurate", "pages_per_second")
+        lines = [
+            "| set | pages | token F1 | shingle F1 | snippet F1 | located | denoised accurately | pages/s |",
+            "|" + "---|" * 8,
+        ]
+        for name, figures in self.summary().items():
+            lines.append("| " + " | ".join([name, *(_fmt(figures[c]) for c in columns)]) + " |")
+        return "\n".join(lines)
+
+
+def evaluate(pages: Iterable[Page], config: Config, model: Model | None = None) -> Evaluation:
+    evaluation = Evaluation()
+    for page in pages:
+        start = time.process_time()
+        extraction = extract(page.html, page.url, config=config, model=model)
+        seconds = time.process_time() - start
+        score = score_page(extraction.text, page)
+        located = accurate = None
+        if page.has_full_gold:
+            located = block_recall(page, config) >= LOCATED_RECALL
+            accurate = score.token is not None and score.token.f1 >= ACCURATE_F1
+        evaluation.results.append(PageResult(score, located, accurate, seconds))
+    return evaluation
+
+
+def block_recall(page: Page, config: Config) -> float:
+    """Token recall of the located block's whole text against the gold."""
+    try:
+        root = parse_html(page.html, max_depth=config.limits.max_depth)
+    except (ParseError, etree.LxmlError):
+        return 0.0
+    block = locate(root, config)
+    if block is None:
+        return 0.0
+    return token_prf(" ".join(block.element.itertext()), page.text).recall
+
+
+def _figures(summary: Summary, results: list[PageResult]) -> dict[str, float | int | None]:
+    located = [r.located for r in results if r.located is not None]
+    accurate = [r.accurate for r in results if r.accurate is not None]
+    seconds = sum(r.seconds for r in results)
+    return {
+        "pages": summary.pages,
+        "token_f1": summary.token_f1,
+        "shingle_f1": summary.shingle.f1 if summary.shingle else None,
+        "snippet_f1": summary.snippet.f1 if summary.snippet else None,
+        "located": statistics.fmean(located) if located else None,
+        "accurate": statistics.fmean(accurate) if accurate else None,
+        "pages_per_second": len(results) / seconds if seconds else None,
+    }
+
+
+def _fmt(value: float | int | None) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, int):
+        return str(value)
+    return f"{value:.0f}" if value > 10 else f"{value:.3f}"

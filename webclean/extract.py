@@ -1,0 +1,93 @@
+"""The whole extraction of one page, as a short recipe of named steps.
+
+decode → parse → locate the block (Step 1) → its units and their features (Step 2)
+→ classify and denoise (Steps 3, 4) → an :class:`Extraction`. A page that fails at
+any step gives an Extraction with a status and a reason; nothing here raises for a
+bad page.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from webclean.config import Config
+from webclean.decode import decode_html, sniff
+from webclean.denoise import denoise
+from webclean.features import block_units
+from webclean.limits import PageTimeout, time_limit
+from webclean.locate import Block, locate_block
+from webclean.model import Model, default_model
+from webclean.parse import ParseError, page_title, parse_html
+from webclean.result import Extraction, Status
+from webclean.tokenize import has_cjk
+
+_DEFAULT_CONFIG = Config()
+
+
+def extract(
+    html: str | bytes,
+    url: str | None = None,
+    *,
+    config: Config | None = None,
+    model: Model | None = None,
+    http_charset: str | None = None,
+) -> Extraction:
+    """Extract the main text of one page given as text or as the bytes of the response."""
+    config = config or _DEFAULT_CONFIG
+    size = len(html)
+    if size > config.limits.max_bytes:
+        return Extraction.failed(Status.TOO_LARGE, f"{size} bytes is over limits.max_bytes = {config.limits.max_bytes}", method=config.method)
+    try:
+        with time_limit(config.limits.timeout_seconds):
+            return _extract(html, config, model or default_model(), http_charset)
+    except PageTimeout:
+        return Extraction.failed(Status.TIMEOUT, f"over limits.timeout_seconds = {config.limits.timeout_seconds}", method=config.method)
+
+
+def _extract(html: str | bytes, config: Config, model: Model, http_charset: str | None) -> Extraction:
+    encoding = None
+    if isinstance(html, bytes):
+        kind = sniff(html)
+        if kind != "html":
+            return Extraction.failed(Status.NOT_HTML if kind != "empty" else Status.EMPTY, f"body looks like {kind}", method=config.method)
+        decoded = decode_html(html, http_charset)
+        html, encoding = decoded.text, decoded.encoding
+    try:
+        root = parse_html(html, max_depth=config.limits.max_depth)
+    except (ParseError, etree.LxmlError) as exc:
+        return Extraction.failed(Status.PARSE_ERROR, str(exc) or type(exc).__name__, method=config.method, encoding=encoding)
+    title = page_title(root)
+    lang = _language(root, title)
+    block = locate(root, config)
+    if block is None:
+        return Extraction(text="", title=title, status=Status.EMPTY, error="no block holds a counted <p>", encoding=encoding, lang=lang, method=config.method)
+    paragraphs = denoise(block_units(block.element), model.lexicon, model.svm, config.denoise.beta)
+    text = "\n".join(paragraphs)
+    return Extraction(
+        text=text,
+        title=title,
+        status=Status.OK if text else Status.EMPTY,
+        error=None if text else "every unit of the block was classified as noise",
+        block_path=block.path,
+        encoding=encoding,
+        lang=lang,
+        method=config.method,
+    )
+
+
+def locate(root: etree._Element, config: Config) -> Block | None:
+    """Step 1 for the configured method."""
+    return locate_block(root, config.locate)
+
+
+_LANG_RE = re.compile(r"^[a-zA-Z]{2,3}")
+
+
+def _language(root: etree._Element, title: str) -> str | None:
+    """The page's declared language, else ``zh`` for a Chinese title; None when unknown."""
+    declared = _LANG_RE.match(root.get("lang") or root.get("xml:lang") or "")
+    if declared:
+        return declared.group(0).lower()
+    return "zh" if has_cjk(title) else None

@@ -1,0 +1,113 @@
+"""Step 2 of method.md: the tags of the located block and their features (T, S, L, P, R).
+
+A *unit* is one ``<p>`` or ``<a>`` of the block (the samples of Step 2) or one ``<td>``
+(whose own text Step 4 keeps as it is). Units come in document order; a ``<p>`` is
+taken whole, so the ``<a>``s inside it are part of it, not units of their own.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+import numpy as np
+from lxml import etree
+from lxml import html as lxml_html
+
+from webclean.lexicon import NoiseLexicon
+from webclean.locate import link_ratio, text_length
+from webclean.tokenize import special_marks, words
+
+SAMPLE_TAGS = frozenset({"p", "a"})
+TABLE_CELL = "td"
+FEATURE_NAMES = ("noise_word_index", "special_punct_index", "text_length", "relative_position", "link_ratio")
+
+_SPACE_RE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One tag of the located block, with what Step 2 and Step 4 need of it."""
+
+    tag: str
+    text: str
+    link_ratio: float
+    position: float  # m / n among the block's samples; 0 for table cells, which are not samples
+
+    @property
+    def is_sample(self) -> bool:
+        return self.tag in SAMPLE_TAGS
+
+
+def normalise_space(text: str) -> str:
+    return _SPACE_RE.sub(" ", text).strip()
+
+
+def block_units(block: lxml_html.HtmlElement) -> list[Unit]:
+    """The ``<p>``, ``<a>`` and ``<td>`` units of ``block`` in document order."""
+    raw = list(_walk_units(block))
+    samples = sum(1 for tag, _, _ in raw if tag in SAMPLE_TAGS)
+    units: list[Unit] = []
+    m = 0
+    for tag, text, ratio in raw:
+        position = 0.0
+        if tag in SAMPLE_TAGS:
+            m += 1
+            position = m / samples
+        units.append(Unit(tag=tag, text=text, link_ratio=ratio, position=position))
+    return units
+
+
+def _walk_units(block: lxml_html.HtmlElement) -> Iterator[tuple[str, str, float]]:
+    # An explicit stack, not recursion: a page's depth must never reach the stack.
+    stack = [block]
+    while stack:
+        el = stack.pop()
+        tag = el.tag if isinstance(el.tag, str) else ""
+        if tag in SAMPLE_TAGS and el is not block:
+            text = normalise_space("".join(el.itertext()))
+            if text:
+                # R (Step 2): La / Lp for a <p>; 1 for an <a>.
+                yield tag, text, (1.0 if tag == "a" else link_ratio(el))
+            continue
+        if tag == TABLE_CELL:
+            own = normalise_space(" ".join(_own_text(el)))
+            if own:
+                yield tag, own, 0.0
+        stack.extend(reversed(el))
+
+
+def _own_text(cell: lxml_html.HtmlElement) -> Iterator[str]:
+    """Text of a cell outside the units and tables nested in it (those are walked on their own)."""
+    skipped = 0  # how many enclosing elements are skipped at this point of the walk
+    for event, el in etree.iterwalk(cell, events=("start", "end")):
+        tag = el.tag if isinstance(el.tag, str) else ""
+        skip_here = el is not cell and (tag in SAMPLE_TAGS or tag in ("table", TABLE_CELL))
+        if event == "start":
+            if skip_here or skipped:
+                skipped += 1
+            elif el.text:
+                yield el.text
+            continue
+        if skipped:
+            skipped -= 1
+        # A tail belongs to the parent: it is the cell's own text once nothing encloses it.
+        if el is not cell and not skipped and el.tail:
+            yield el.tail
+
+
+def feature_row(text: str, ratio: float, position: float, lexicon: NoiseLexicon) -> list[float]:
+    """(T, S, L, P, R) of one text."""
+    return [
+        lexicon.noise_word_index(words(text)),
+        lexicon.special_punct_index(special_marks(text)),
+        float(text_length(text)),
+        position,
+        ratio,
+    ]
+
+
+def feature_matrix(units: Sequence[Unit], lexicon: NoiseLexicon) -> np.ndarray:
+    rows = [feature_row(u.text, u.link_ratio, u.position, lexicon) for u in units]
+    return np.asarray(rows, dtype=np.float64).reshape(len(rows), len(FEATURE_NAMES))

@@ -1,0 +1,40 @@
+"""A per-page time limit that really interrupts, where the platform allows it.
+
+The limit is a real-time interval timer (``SIGALRM``), so it interrupts a slow
+regular expression or tree walk in Python code between bytecodes. Signals reach only
+the main thread: elsewhere (a thread pool) the limit is not enforced, and the caller
+should run pages in processes, as Spark's Python workers do.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from contextlib import contextmanager
+from typing import Iterator
+
+
+class PageTimeout(Exception):
+    """One page took longer than limits.timeout_seconds."""
+
+
+def _can_interrupt() -> bool:
+    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    if seconds <= 0 or not _can_interrupt():
+        yield
+        return
+
+    def on_alarm(signum: int, frame: object) -> None:
+        raise PageTimeout(f"over {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

@@ -1,0 +1,59 @@
+"""The value every extraction returns, whatever happened to the page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class Status:
+    """Why a page has the text it has. Every input gets exactly one."""
+
+    OK = "ok"
+    EMPTY = "empty"  # parsed, but no main text was found
+    NOT_HTML = "not_html"  # binary, PDF, image or plain non-markup bytes
+    DECODE_ERROR = "decode_error"
+    TOO_LARGE = "too_large"  # over limits.max_bytes
+    TOO_DEEP = "too_deep"  # reserved: deep trees are flattened, not refused
+    PARSE_ERROR = "parse_error"
+    TIMEOUT = "timeout"  # over limits.timeout_seconds
+    ERROR = "error"  # an unexpected failure, with its reason in ``error``
+
+    ALL = (OK, EMPTY, NOT_HTML, DECODE_ERROR, TOO_LARGE, TOO_DEEP, PARSE_ERROR, TIMEOUT, ERROR)
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """The main text of one page and what happened on the way.
+
+    ``text`` holds paragraphs separated by newlines, in document order.
+    ``block_path`` is the XPath-like path of the located content block (Step 1).
+    """
+
+    text: str
+    title: str
+    status: str
+    error: str | None = None
+    block_path: str | None = None
+    encoding: str | None = None
+    lang: str | None = None
+    method: str = "paper"
+
+    @property
+    def ok(self) -> bool:
+        return self.status == Status.OK
+
+    @classmethod
+    def failed(cls, status: str, error: str, *, method: str = "paper", encoding: str | None = None) -> "Extraction":
+        return cls(text="", title="", status=status, error=error, method=method, encoding=encoding)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "text": self.text,
+            "title": self.title,
+            "status": self.status,
+            "error": self.error,
+            "block_path": self.block_path,
+            "encoding": self.encoding,
+            "lang": self.lang,
+            "method": self.method,
+        }

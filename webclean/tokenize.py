@@ -1,0 +1,135 @@
+"""Words and special marks of a tag's text (method.md, Step 2, T and S).
+
+Chinese is segmented with jieba (the paper used ICTCLAS); other scripts are split
+into runs of word characters. Three pseudo-words stand for an e-mail address, a URL
+and a phone number, in Chinese and international forms, because each is a strong
+sign of noise whatever its literal value.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import unicodedata
+from collections import Counter
+from typing import Iterable
+
+EMAIL = "<email>"
+URL = "<url>"
+PHONE = "<phone>"
+PSEUDO_WORDS = (EMAIL, URL, PHONE)
+
+# A text that does not end like a sentence counts as one extra special mark (Step 2, S).
+NO_SENTENCE_END = "<no-end>"
+
+_EMAIL_RE = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+_URL_RE = (
+    r"(?:https?://|ftp://|www\.)[^\s<>\"'，。、）)】]+"
+    r"|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|cn|gov|edu|info|io|de|uk|fr|jp)(?:\.[a-z]{2})?\b(?:/[^\s<>\"'，。]*)?"
+)
+_PHONE_RE = (
+    r"(?:\+|00)\d{1,3}[\s.-]?(?:\(\d{1,4}\)[\s.-]?)?\d{2,4}(?:[\s.-]?\d{2,4}){1,3}"  # +86 10 1234 5678
+    r"|(?<!\d)1[3-9]\d{9}(?!\d)"  # Chinese mobile
+    r"|(?<!\d)0\d{2,3}[-－—]\d{7,8}(?!\d)"  # Chinese landline 010-12345678
+    r"|(?<!\d)\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}(?!\d)"  # North American
+    r"|(?<!\w)[（(]0\d{2,3}[）)]\s?\d{7,8}(?!\d)"  # (010)12345678
+)
+_PSEUDO_RE = re.compile(
+    f"(?P<email>{_EMAIL_RE})|(?P<url>{_URL_RE})|(?P<phone>{_PHONE_RE})", re.IGNORECASE
+)
+_PSEUDO_BY_GROUP = {"email": EMAIL, "url": URL, "phone": PHONE}
+
+_CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_WORD_RE = re.compile(r"[^\W_]+", re.UNICODE)
+# Sentence-final marks: the paper names 。 and . ; ！？ and their ASCII forms end sentences too.
+SENTENCE_FINAL = frozenset("。．.！!？?…")
+_CLOSERS = frozenset("\"'”’」』）)]】》")
+
+_jieba_lock = threading.Lock()
+_jieba_tokenizer = None
+
+
+def _jieba():
+    """The jieba tokenizer, initialised once per process (its dictionary load costs ~1 s)."""
+    global _jieba_tokenizer
+    if _jieba_tokenizer is None:
+        with _jieba_lock:
+            if _jieba_tokenizer is None:
+                import jieba
+
+                jieba.setLogLevel(logging.WARNING)
+                tokenizer = jieba.Tokenizer()
+                tokenizer.initialize()
+                _jieba_tokenizer = tokenizer
+    return _jieba_tokenizer
+
+
+def has_cjk(text: str) -> bool:
+    return _CJK_RE.search(text) is not None
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased words of ``text`` with pseudo-words in place of e-mails, URLs and phones."""
+    text = unicodedata.normalize("NFKC", text)
+    out: list[str] = []
+    position = 0
+    for match in _PSEUDO_RE.finditer(text):
+        out.extend(_plain_words(text[position : match.start()]))
+        out.append(_PSEUDO_BY_GROUP[match.lastgroup or "url"])
+        position = match.end()
+    out.extend(_plain_words(text[position:]))
+    return out
+
+
+def _plain_words(text: str) -> Iterable[str]:
+    if not text:
+        return ()
+    if has_cjk(text):
+        return [w.lower() for w in _jieba().lcut(text, HMM=True) if _WORD_RE.search(w)]
+    return [w.lower() for w in _WORD_RE.findall(text)]
+
+
+def special_marks(text: str) -> Counter[str]:
+    """Punctuation and symbols of ``text``, plus NO_SENTENCE_END where it applies.
+
+    Which marks matter is learned from counts (lexicon.py), so every punctuation or
+    symbol character is a candidate here.
+    """
+    marks: Counter[str] = Counter(ch for ch in text if _is_mark(ch))
+    if not ends_sentence(text):
+        marks[NO_SENTENCE_END] += 1
+    return marks
+
+
+def ends_sentence(text: str) -> bool:
+    stripped = text.rstrip()
+    while stripped and stripped[-1] in _CLOSERS:
+        stripped = stripped[:-1].rstrip()
+    return bool(stripped) and stripped[-1] in SENTENCE_FINAL
+
+
+def _is_mark(ch: str) -> bool:
+    if ch.isalnum() or ch.isspace():
+        return False
+    return unicodedata.category(ch)[0] in "PS"
+
+
+_SENTENCE_SPLIT_RE = re.compile(r"(?<=[。！？；])|(?<=[.!?])(?=\s)")
+
+
+def split_sentences(text: str) -> list[str]:
+    """Cut after 。！？； anywhere and after . ! ? when a space follows (Step 4).
+
+    A sentence keeps its final mark and the cuts lose no character, so joining the
+    pieces gives ``text`` back.
+    """
+    pieces = [p for p in _SENTENCE_SPLIT_RE.split(text) if p]
+    merged: list[str] = []
+    for piece in pieces:
+        # Whitespace alone, or closing quotes, belong to the sentence before.
+        if merged and (not piece.strip() or all(ch in _CLOSERS or ch.isspace() for ch in piece)):
+            merged[-1] += piece
+        else:
+            merged.append(piece)
+    return merged

@@ -1,0 +1,191 @@
+"""Training from pages with a gold main text (method.md, Step 3).
+
+Each page's block is located as at extraction time; each of its ``<p>``/``<a>``
+units is labelled *content* when its text is in the gold text, *noise* when it is not,
+and left out when it is mixed. Words and marks are counted per label (n_i, h_i), the
+lexicon is built from the counts, the classes are balanced 1:1 by sampling the larger
+one, and the SVM is fitted with k-fold cross-validation.
+
+Every stage is a plain function over values, so the Spark training job runs the
+per-page stages in executors and the rest on the driver.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+import numpy as np
+from lxml import etree
+
+from webclean.classifier import CONTENT, NOISE, TagClassifier
+from webclean.config import Config
+from webclean.datasets import Page
+from webclean.features import Unit, block_units, feature_matrix
+from webclean.lexicon import NoiseLexicon, TermCounts, build_lexicon
+from webclean.locate import locate_block
+from webclean.model import Model
+from webclean.parse import ParseError, parse_html
+from webclean.tokenize import special_marks, words
+
+MIXED = -1
+# A unit whose character n-grams are at least this much in the gold is content,
+# at most NOISE_SHARE is noise; in between it is mixed and left out of training.
+CONTENT_SHARE = 0.9
+NOISE_SHARE = 0.1
+_NGRAM = 4
+_NON_WORD_RE = re.compile(r"[\W_]+", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class LabelledUnit:
+    unit: Unit
+    label: int  # CONTENT, NOISE or MIXED
+
+
+@dataclass(frozen=True)
+class LabelledPage:
+    page_id: str
+    block_found: bool
+    units: tuple[LabelledUnit, ...]
+
+
+@dataclass
+class TrainReport:
+    pages: int = 0
+    pages_with_block: int = 0
+    content_units: int = 0
+    noise_units: int = 0
+    mixed_units: int = 0
+    samples_per_class: int = 0
+    cv_accuracy: float = 0.0
+    best_params: dict[str, float] = field(default_factory=dict)
+    lexicon_words: int = 0
+    lexicon_marks: int = 0
+
+    def to_dict(self) -> dict[str, object]:
+        return dict(self.__dict__)
+
+
+def normalise_for_match(text: str) -> str:
+    """Lower-cased word characters only: matching ignores spacing and punctuation."""
+    return _NON_WORD_RE.sub("", unicodedata.normalize("NFKC", text)).lower()
+
+
+class GoldMatcher:
+    """Decides whether a unit's text is content, noise or mixed against one page's gold."""
+
+    def __init__(self, page: Page) -> None:
+        if page.has_full_gold:
+            self._gold = [normalise_for_match(page.text)]
+            self._negative: list[str] = []
+        else:
+            self._gold = [normalise_for_match(s) for s in page.with_snippets]
+            self._negative = [normalise_for_match(s) for s in page.without_snippets]
+        self._full = page.has_full_gold
+        self._grams = {g for text in self._gold for g in _ngrams(text)}
+
+    def label(self, text: str) -> int:
+        norm = normalise_for_match(text)
+        if not norm:
+            return MIXED
+        if any(norm in gold or (len(norm) >= 20 and gold and gold in norm) for gold in self._gold):
+            return CONTENT
+        if not self._full:
+            # Snippet pages: only what a snippet names is known.
+            return NOISE if any(neg and (norm in neg or neg in norm) for neg in self._negative) else MIXED
+        grams = _ngrams(norm)
+        if not grams:
+            return NOISE
+        share = sum(1 for g in grams if g in self._grams) / len(grams)
+        if share >= CONTENT_SHARE:
+            return CONTENT
+        if share <= NOISE_SHARE:
+            return NOISE
+        return MIXED
+
+
+def _ngrams(text: str) -> list[str]:
+    return [text[i : i + _NGRAM] for i in range(len(text) - _NGRAM + 1)]
+
+
+def label_page(page: Page, config: Config) -> LabelledPage:
+    """Locate the block of a training page and label its units."""
+    try:
+        root = parse_html(page.html, max_depth=config.limits.max_depth)
+    except (ParseError, etree.LxmlError):
+        return LabelledPage(page.id, False, ())
+    block = locate_block(root, config.locate)
+    if block is None:
+        return LabelledPage(page.id, False, ())
+    matcher = GoldMatcher(page)
+    units = tuple(LabelledUnit(u, matcher.label(u.text)) for u in block_units(block.element) if u.is_sample)
+    return LabelledPage(page.id, True, units)
+
+
+def count_terms(units: Iterable[LabelledUnit]) -> TermCounts:
+    """n_i and h_i over the labelled units (mixed ones are not evidence)."""
+    counts = TermCounts()
+    for item in units:
+        if item.label != MIXED:
+            counts.add(words(item.unit.text), special_marks(item.unit.text), is_noise=item.label == NOISE)
+    return counts
+
+
+def balanced_sample(labels: np.ndarray, per_class: int, random_state: int) -> np.ndarray:
+    """Indices of an equal number of content and noise samples (Step 3: 1:1)."""
+    rng = np.random.default_rng(random_state)
+    content = np.flatnonzero(labels == CONTENT)
+    noise = np.flatnonzero(labels == NOISE)
+    size = min(per_class, len(content), len(noise))
+    chosen = np.concatenate([rng.choice(content, size, replace=False), rng.choice(noise, size, replace=False)])
+    return np.sort(chosen)
+
+
+def fit_classifier(X: np.ndarray, y: np.ndarray, config: Config) -> TagClassifier:
+    c = config.classifier
+    return TagClassifier(
+        kernel=c.kernel, c_grid=c.c_grid, gamma_grid=c.gamma_grid, folds=c.folds, random_state=c.random_state
+    ).fit(X, y)
+
+
+def train(pages: Iterable[Page], config: Config, *, sources: Sequence[str] = ()) -> tuple[Model, TrainReport]:
+    """Train a model on pages with a gold text; deterministic for a fixed random_state."""
+    report = TrainReport()
+    labelled: list[LabelledUnit] = []
+    for page in pages:
+        report.pages += 1
+        result = label_page(page, config)
+        report.pages_with_block += result.block_found
+        labelled.extend(result.units)
+    lexicon = build_lexicon(count_terms(labelled), config.lexicon)
+    model, report = fit_on_units(labelled, lexicon, config, report)
+    return _with_metadata(model, report, sources), report
+
+
+def fit_on_units(
+    labelled: Sequence[LabelledUnit], lexicon: NoiseLexicon, config: Config, report: TrainReport
+) -> tuple[Model, TrainReport]:
+    """Balance the labelled units, compute their features, fit the SVM."""
+    labels = np.asarray([u.label for u in labelled], dtype=np.int64)
+    report.content_units = int((labels == CONTENT).sum())
+    report.noise_units = int((labels == NOISE).sum())
+    report.mixed_units = int((labels == MIXED).sum())
+    chosen = balanced_sample(labels, config.classifier.samples_per_class, config.classifier.random_state)
+    if len(chosen) < 2 * config.classifier.folds:
+        raise ValueError(f"too few labelled units to train: {report.content_units} content, {report.noise_units} noise")
+    X = feature_matrix([labelled[i].unit for i in chosen], lexicon)
+    classifier = fit_classifier(X, labels[chosen], config)
+    report.samples_per_class = len(chosen) // 2
+    report.cv_accuracy = classifier.cv_accuracy_
+    report.best_params = classifier.best_params_
+    report.lexicon_words = len(lexicon.words)
+    report.lexicon_marks = len(lexicon.marks)
+    return Model(lexicon=lexicon, svm=classifier.params_, config=config), report
+
+
+def _with_metadata(model: Model, report: TrainReport, sources: Sequence[str]) -> Model:
+    metadata = {"trained_on": list(sources), "report": report.to_dict()}
+    return Model(lexicon=model.lexicon, svm=model.svm, config=model.config, metadata=metadata)
