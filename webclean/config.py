@@ -42,6 +42,25 @@ class LocateConfig:
 
 
 @dataclass(frozen=True)
+class ImprovedConfig:
+    """Step 1 of the improved method (method = "svm"); see locate.locate_region."""
+
+    block_tags: tuple[str, ...] = (
+        "div", "td", "table", "article", "section", "main", "body", "center", "font", "span", "li", "ul", "dl",
+    )
+    # The block grows into its parent while the parent's other children add more
+    # than this share of the block's own counted text.
+    ascend_gain: float = 1.0
+    # Remove elements a browser does not show (display:none, hidden, aria-hidden).
+    drop_hidden: bool = True
+
+    def validate(self) -> None:
+        _check_range("improved.ascend_gain", self.ascend_gain, 0.0, 1000.0)
+        if not self.block_tags:
+            raise ConfigError("improved.block_tags must name at least one tag")
+
+
+@dataclass(frozen=True)
 class LexiconConfig:
     """Step 2: the noise lexicon (T) and the special punctuation (S)."""
 
@@ -106,6 +125,7 @@ class LimitsConfig:
 class Config:
     method: str = "paper"
     locate: LocateConfig = field(default_factory=LocateConfig)
+    improved: ImprovedConfig = field(default_factory=ImprovedConfig)
     lexicon: LexiconConfig = field(default_factory=LexiconConfig)
     classifier: ClassifierConfig = field(default_factory=ClassifierConfig)
     denoise: DenoiseConfig = field(default_factory=DenoiseConfig)
@@ -229,6 +249,7 @@ __all__ = [
     "Config",
     "ConfigError",
     "DenoiseConfig",
+    "ImprovedConfig",
     "LexiconConfig",
     "LimitsConfig",
     "LocateConfig",

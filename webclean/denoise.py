@@ -15,29 +15,35 @@ from typing import Sequence
 import numpy as np
 
 from webclean.classifier import CONTENT, SVMParams
-from webclean.features import Unit, feature_row
+from webclean.features import FEATURE_SETS, Unit
 from webclean.lexicon import NoiseLexicon
 from webclean.locate import text_length
 from webclean.tokenize import split_sentences
 
 
-def denoise(units: Sequence[Unit], lexicon: NoiseLexicon, svm: SVMParams, beta: int) -> list[str]:
+def denoise(
+    units: Sequence[Unit], lexicon: NoiseLexicon, svm: SVMParams, beta: int, feature_set: str = "paper"
+) -> list[str]:
     """The kept text of each kept unit, in document order."""
+    row = FEATURE_SETS[feature_set]
     kept: list[str | None] = [u.text if not u.is_sample else None for u in units]
     short = [i for i, u in enumerate(units) if u.is_sample and text_length(u.text) <= beta]
     if short:
-        rows = [feature_row(units[i].text, units[i].link_ratio, units[i].position, lexicon) for i in short]
+        rows = [row(units[i], units[i].text, lexicon) for i in short]
         for i, label in zip(short, svm.predict(np.asarray(rows))):
             if label == CONTENT:
                 kept[i] = units[i].text
     long_units = [i for i, u in enumerate(units) if u.is_sample and text_length(u.text) > beta]
-    for i, text in zip(long_units, noise_filter([units[i] for i in long_units], lexicon, svm)):
+    for i, text in zip(long_units, noise_filter([units[i] for i in long_units], lexicon, svm, feature_set)):
         kept[i] = text
     return [text for text in kept if text]
 
 
-def noise_filter(units: Sequence[Unit], lexicon: NoiseLexicon, svm: SVMParams) -> list[str | None]:
+def noise_filter(
+    units: Sequence[Unit], lexicon: NoiseLexicon, svm: SVMParams, feature_set: str = "paper"
+) -> list[str | None]:
     """For each long unit, its text up to and including its last content sentence."""
+    row = FEATURE_SETS[feature_set]
     sentences = [split_sentences(u.text) for u in units]
     # ends[k]: how many of unit k's sentences are still in play; None once decided.
     ends: list[int | None] = [len(s) for s in sentences]
@@ -49,7 +55,7 @@ def noise_filter(units: Sequence[Unit], lexicon: NoiseLexicon, svm: SVMParams) -
         rows = []
         for k in pending:
             unit, last = units[k], sentences[k][ends[k] - 1]  # type: ignore[operator]
-            rows.append(feature_row(last.strip(), unit.link_ratio, unit.position, lexicon))
+            rows.append(row(unit, last.strip(), lexicon))
         for k, label in zip(pending, svm.predict(np.asarray(rows))):
             end = ends[k] - 1  # type: ignore[operator]
             if label == CONTENT:

@@ -15,15 +15,18 @@ from lxml import etree
 from webclean.config import Config
 from webclean.decode import decode_html, sniff
 from webclean.denoise import denoise
-from webclean.features import block_units
+from webclean.features import Unit, block_units, line_units
 from webclean.limits import PageTimeout, time_limit
-from webclean.locate import Block, locate_block
+from webclean.locate import Block, locate_block, locate_region
 from webclean.model import Model, default_model
 from webclean.parse import ParseError, page_title, parse_html
 from webclean.result import Extraction, Status
+from webclean.segment import drop_hidden, segment
 from webclean.tokenize import has_cjk
 
 _DEFAULT_CONFIG = Config()
+# The features each method's classifier reads (features.FEATURE_SETS).
+FEATURE_SET = {"paper": "paper", "svm": "extended"}
 
 
 def extract(
@@ -41,7 +44,7 @@ def extract(
         return Extraction.failed(Status.TOO_LARGE, f"{size} bytes is over limits.max_bytes = {config.limits.max_bytes}", method=config.method)
     try:
         with time_limit(config.limits.timeout_seconds):
-            return _extract(html, config, model or default_model(), http_charset)
+            return _extract(html, config, model or default_model(config.method), http_charset)
     except PageTimeout:
         return Extraction.failed(Status.TIMEOUT, f"over limits.timeout_seconds = {config.limits.timeout_seconds}", method=config.method)
 
@@ -60,10 +63,10 @@ def _extract(html: str | bytes, config: Config, model: Model, http_charset: str 
         return Extraction.failed(Status.PARSE_ERROR, str(exc) or type(exc).__name__, method=config.method, encoding=encoding)
     title = page_title(root)
     lang = _language(root, title)
-    block = locate(root, config)
+    block, units = locate_units(root, config)
     if block is None:
-        return Extraction(text="", title=title, status=Status.EMPTY, error="no block holds a counted <p>", encoding=encoding, lang=lang, method=config.method)
-    paragraphs = denoise(block_units(block.element), model.lexicon, model.svm, config.denoise.beta)
+        return Extraction(text="", title=title, status=Status.EMPTY, error="no block holds text", encoding=encoding, lang=lang, method=config.method)
+    paragraphs = denoise(units, model.lexicon, model.svm, config.denoise.beta, model.feature_set)
     text = "\n".join(paragraphs)
     return Extraction(
         text=text,
@@ -77,9 +80,27 @@ def _extract(html: str | bytes, config: Config, model: Model, http_charset: str 
     )
 
 
+def locate_units(root: etree._Element, config: Config) -> tuple[Block | None, list[Unit]]:
+    """Step 1 and the units of Step 2 for the configured method."""
+    if config.method == "paper":
+        block = locate_block(root, config.locate)
+        return block, (block_units(block.element) if block is not None else [])
+    improved = config.improved
+    if improved.drop_hidden:
+        drop_hidden(root)
+    body = root.find("body")
+    lines = segment(body if body is not None else root)
+    block = locate_region(lines, root, config.locate.theta, frozenset(improved.block_tags), improved.ascend_gain)
+    if block is None:
+        return None, []
+    members = set(block.element.iter())
+    inside = [line for line in lines if line.owner in members]
+    return block, line_units(inside)
+
+
 def locate(root: etree._Element, config: Config) -> Block | None:
     """Step 1 for the configured method."""
-    return locate_block(root, config.locate)
+    return locate_units(root, config)[0]
 
 
 _LANG_RE = re.compile(r"^[a-zA-Z]{2,3}")

@@ -7,15 +7,17 @@ taken whole, so the ``<a>``s inside it are part of it, not units of their own.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 import numpy as np
 from lxml import etree
 from lxml import html as lxml_html
 
 from webclean.lexicon import NoiseLexicon
+from webclean.segment import Line
 from webclean.locate import link_ratio, text_length
 from webclean.tokenize import special_marks, words
 
@@ -34,10 +36,17 @@ class Unit:
     text: str
     link_ratio: float
     position: float  # m / n among the block's samples; 0 for table cells, which are not samples
+    # Context used only by the extended features of the improved method.
+    kind: str = "p"
+    noise_attr: bool = False
+    content_attr: bool = False
+    prev_length: int = 0
+    next_length: int = 0
+    neighbour_link_ratio: float = 0.0
 
     @property
     def is_sample(self) -> bool:
-        return self.tag in SAMPLE_TAGS
+        return self.tag in SAMPLE_TAGS or self.tag == "line"
 
 
 def normalise_space(text: str) -> str:
@@ -97,17 +106,88 @@ def _own_text(cell: lxml_html.HtmlElement) -> Iterator[str]:
             yield el.tail
 
 
-def feature_row(text: str, ratio: float, position: float, lexicon: NoiseLexicon) -> list[float]:
-    """(T, S, L, P, R) of one text."""
+def paper_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
+    """(T, S, L, P, R) of ``text``, the whole unit or one of its sentences (Step 2)."""
     return [
         lexicon.noise_word_index(words(text)),
         lexicon.special_punct_index(special_marks(text)),
         float(text_length(text)),
-        position,
-        ratio,
+        unit.position,
+        unit.link_ratio,
     ]
 
 
-def feature_matrix(units: Sequence[Unit], lexicon: NoiseLexicon) -> np.ndarray:
-    rows = [feature_row(u.text, u.link_ratio, u.position, lexicon) for u in units]
-    return np.asarray(rows, dtype=np.float64).reshape(len(rows), len(FEATURE_NAMES))
+_KINDS = ("heading", "list", "cell", "link", "text")
+EXTENDED_FEATURE_NAMES = (
+    "log_noise_word_index",
+    "log_special_punct_index",
+    "log_text_length",
+    "relative_position",
+    "link_ratio",
+    *(f"kind_{k}" for k in _KINDS),
+    "noise_attr",
+    "content_attr",
+    "log_prev_length",
+    "log_next_length",
+    "neighbour_link_ratio",
+)
+
+
+def extended_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
+    """The paper's five features and the line's context, for the improved method.
+
+    Departure: T, S and L enter as log(1 + x). Their raw values span four orders of
+    magnitude, and min-max scaling then squeezes almost every tag into a corner of
+    the RBF kernel's space.
+    """
+    t, s, length, position, ratio = paper_row(unit, text, lexicon)
+    return [
+        math.log1p(t),
+        math.log1p(s),
+        math.log1p(length),
+        position,
+        ratio,
+        *(1.0 if unit.kind == k else 0.0 for k in _KINDS),
+        float(unit.noise_attr),
+        float(unit.content_attr),
+        math.log1p(unit.prev_length),
+        math.log1p(unit.next_length),
+        unit.neighbour_link_ratio,
+    ]
+
+
+FEATURE_SETS: dict[str, Callable[[Unit, str, NoiseLexicon], list[float]]] = {
+    "paper": paper_row,
+    "extended": extended_row,
+}
+
+
+def feature_matrix(units: Sequence[Unit], lexicon: NoiseLexicon, feature_set: str = "paper") -> np.ndarray:
+    row = FEATURE_SETS[feature_set]
+    rows = [row(u, u.text, lexicon) for u in units]
+    width = len(FEATURE_NAMES if feature_set == "paper" else EXTENDED_FEATURE_NAMES)
+    return np.asarray(rows, dtype=np.float64).reshape(len(rows), width)
+
+
+def line_units(lines: Sequence[Line]) -> list[Unit]:
+    """Units of the improved method: every line is a sample."""
+    n = len(lines)
+    lengths = [text_length(line.text) for line in lines]
+    units = []
+    for m, line in enumerate(lines):
+        around = [lines[j].link_ratio for j in (m - 2, m - 1, m + 1, m + 2) if 0 <= j < n]
+        units.append(
+            Unit(
+                tag="line",
+                text=line.text,
+                link_ratio=line.link_ratio,
+                position=(m + 1) / n,
+                kind=line.kind,
+                noise_attr=line.noise_attr,
+                content_attr=line.content_attr,
+                prev_length=lengths[m - 1] if m > 0 else 0,
+                next_length=lengths[m + 1] if m + 1 < n else 0,
+                neighbour_link_ratio=sum(around) / len(around) if around else 0.0,
+            )
+        )
+    return units

@@ -22,7 +22,7 @@ from webclean.config import Config
 from webclean.lexicon import NoiseLexicon
 
 FORMAT_VERSION = 1
-DEFAULT_MODEL_DIR = Path(__file__).parent / "models" / "default"
+MODELS_DIR = Path(__file__).parent / "models"
 
 
 class ModelError(ValueError):
@@ -34,6 +34,7 @@ class Model:
     lexicon: NoiseLexicon
     svm: SVMParams
     config: Config
+    feature_set: str = "paper"  # a key of features.FEATURE_SETS
     metadata: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -52,6 +53,7 @@ def save_model(model: Model, directory: str | Path) -> Path:
         "lexicon": model.lexicon.to_dict(),
         "svm": model.svm.scalars(),
         "config": model.config.to_dict(),
+        "feature_set": model.feature_set,
     }
     version = hashlib.sha256(json.dumps(body, sort_keys=True).encode() + arrays).hexdigest()[:12]
     document = {
@@ -65,25 +67,26 @@ def save_model(model: Model, directory: str | Path) -> Path:
     return directory
 
 
-def load_model(directory: str | Path | None = None) -> Model:
-    """Load a model directory; None loads the default model shipped with the package."""
+def load_model(directory: str | Path | None = None, method: str = "svm") -> Model:
+    """Load a model directory; None loads the packaged model of ``method``."""
     if directory is None:
-        return default_model()
+        return default_model(method)
     return _load(Path(directory))
 
 
 _default_lock = threading.Lock()
-_default: Model | None = None
+_defaults: dict[str, Model] = {}
 
 
-def default_model() -> Model:
-    """The packaged model, loaded on first use and then shared by the process."""
-    global _default
-    if _default is None:
+def default_model(method: str = "svm") -> Model:
+    """The packaged model of a method, loaded on first use and then shared by the process."""
+    model = _defaults.get(method)
+    if model is None:
         with _default_lock:
-            if _default is None:
-                _default = _load(DEFAULT_MODEL_DIR)
-    return _default
+            model = _defaults.get(method)
+            if model is None:
+                model = _defaults[method] = _load(MODELS_DIR / method)
+    return model
 
 
 def _load(directory: Path) -> Model:
@@ -106,6 +109,7 @@ def _load(directory: Path) -> Model:
             lexicon=NoiseLexicon.from_dict(document["lexicon"]),
             svm=svm,
             config=Config.from_dict(document["config"]),
+            feature_set=str(document.get("feature_set", "paper")),
             metadata=document.get("metadata", {}),
         )
     except (KeyError, TypeError, ValueError) as exc:

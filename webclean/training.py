@@ -23,9 +23,9 @@ from lxml import etree
 from webclean.classifier import CONTENT, NOISE, TagClassifier
 from webclean.config import Config
 from webclean.datasets import Page
-from webclean.features import Unit, block_units, feature_matrix
+from webclean.extract import FEATURE_SET, locate_units
+from webclean.features import Unit, feature_matrix
 from webclean.lexicon import NoiseLexicon, TermCounts, build_lexicon
-from webclean.locate import locate_block
 from webclean.model import Model
 from webclean.parse import ParseError, parse_html
 from webclean.tokenize import special_marks, words
@@ -117,12 +117,12 @@ def label_page(page: Page, config: Config) -> LabelledPage:
         root = parse_html(page.html, max_depth=config.limits.max_depth)
     except (ParseError, etree.LxmlError):
         return LabelledPage(page.id, False, ())
-    block = locate_block(root, config.locate)
+    block, units = locate_units(root, config)
     if block is None:
         return LabelledPage(page.id, False, ())
     matcher = GoldMatcher(page)
-    units = tuple(LabelledUnit(u, matcher.label(u.text)) for u in block_units(block.element) if u.is_sample)
-    return LabelledPage(page.id, True, units)
+    labelled = tuple(LabelledUnit(u, matcher.label(u.text)) for u in units if u.is_sample)
+    return LabelledPage(page.id, True, labelled)
 
 
 def count_terms(units: Iterable[LabelledUnit]) -> TermCounts:
@@ -176,16 +176,17 @@ def fit_on_units(
     chosen = balanced_sample(labels, config.classifier.samples_per_class, config.classifier.random_state)
     if len(chosen) < 2 * config.classifier.folds:
         raise ValueError(f"too few labelled units to train: {report.content_units} content, {report.noise_units} noise")
-    X = feature_matrix([labelled[i].unit for i in chosen], lexicon)
+    feature_set = FEATURE_SET[config.method]
+    X = feature_matrix([labelled[i].unit for i in chosen], lexicon, feature_set)
     classifier = fit_classifier(X, labels[chosen], config)
     report.samples_per_class = len(chosen) // 2
     report.cv_accuracy = classifier.cv_accuracy_
     report.best_params = classifier.best_params_
     report.lexicon_words = len(lexicon.words)
     report.lexicon_marks = len(lexicon.marks)
-    return Model(lexicon=lexicon, svm=classifier.params_, config=config), report
+    return Model(lexicon=lexicon, svm=classifier.params_, config=config, feature_set=feature_set), report
 
 
 def _with_metadata(model: Model, report: TrainReport, sources: Sequence[str]) -> Model:
     metadata = {"trained_on": list(sources), "report": report.to_dict()}
-    return Model(lexicon=model.lexicon, svm=model.svm, config=model.config, metadata=metadata)
+    return Model(lexicon=model.lexicon, svm=model.svm, config=model.config, feature_set=model.feature_set, metadata=metadata)
