@@ -53,6 +53,9 @@ def _parser() -> argparse.ArgumentParser:
     evaluate = commands.add_parser("evaluate", help="score the extraction on pages with a gold text")
     evaluate.add_argument("--input", nargs="+", required=True, metavar="FILE", help="gzip JSON Lines of pages")
     evaluate.add_argument("--json", type=Path, metavar="FILE", help="also write the summary as JSON")
+    evaluate.add_argument(
+        "--cross-validate", type=int, metavar="K", help="train on K-1 folds of the pages and score the fold left out"
+    )
     _common(evaluate, model=True)
     evaluate.set_defaults(run=_run_evaluate)
     return parser
@@ -78,14 +81,18 @@ def _config(args: argparse.Namespace) -> Config:
     return load_config(path, overrides)
 
 
-def _model(args: argparse.Namespace) -> Model:
-    return load_model(args.model)
+def _model(args: argparse.Namespace, config: Config) -> Model:
+    from webclean.extract import check_model
+
+    model = load_model(args.model, config.method)
+    check_model(model, config)
+    return model
 
 
 def _run_extract(args: argparse.Namespace, config: Config) -> int:
     from webclean.extract import extract
 
-    model = _model(args)
+    model = _model(args, config)
     for name in args.pages:
         data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
         result = extract(data, args.url, config=config, model=model)
@@ -112,9 +119,12 @@ def _run_train(args: argparse.Namespace, config: Config) -> int:
 
 def _run_evaluate(args: argparse.Namespace, config: Config) -> int:
     from webclean.datasets import read_pages
-    from webclean.evaluate import evaluate
+    from webclean.evaluate import cross_validate, evaluate
 
-    evaluation = evaluate(read_pages(args.input), config, _model(args))
+    if args.cross_validate:
+        evaluation = cross_validate(read_pages(args.input), config, args.cross_validate)
+    else:
+        evaluation = evaluate(read_pages(args.input), config, _model(args, config))
     print(evaluation.table())
     if args.json:
         args.json.write_text(json.dumps(evaluation.summary(), indent=1) + "\n", encoding="utf-8")

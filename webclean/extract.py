@@ -18,7 +18,7 @@ from webclean.denoise import denoise
 from webclean.features import Unit, block_units, line_units
 from webclean.limits import PageTimeout, time_limit
 from webclean.locate import Block, locate_block, locate_region
-from webclean.model import Model, default_model
+from webclean.model import Model, ModelError, default_model
 from webclean.parse import ParseError, page_title, parse_html
 from webclean.result import Extraction, Status
 from webclean.segment import drop_hidden, segment
@@ -44,9 +44,20 @@ def extract(
         return Extraction.failed(Status.TOO_LARGE, f"{size} bytes is over limits.max_bytes = {config.limits.max_bytes}", method=config.method)
     try:
         with time_limit(config.limits.timeout_seconds):
-            return _extract(html, config, model or default_model(config.method), http_charset)
+            model = model or default_model(config.method)
+            check_model(model, config)
+            return _extract(html, config, model, http_charset)
     except PageTimeout:
         return Extraction.failed(Status.TIMEOUT, f"over limits.timeout_seconds = {config.limits.timeout_seconds}", method=config.method)
+
+
+def check_model(model: Model, config: Config) -> None:
+    """A model reads the features of one method: refuse to pair it with another."""
+    if model.feature_set != FEATURE_SET[config.method]:
+        raise ModelError(
+            f"the model was trained for {model.feature_set!r} features, but method {config.method!r} "
+            f"uses {FEATURE_SET[config.method]!r}: train a model with --method {config.method}"
+        )
 
 
 def _extract(html: str | bytes, config: Config, model: Model, http_charset: str | None) -> Extraction:

@@ -1,0 +1,74 @@
+from lxml import html
+
+from webclean.config import Config
+from webclean.extract import locate_units
+from webclean.locate import locate_region
+from webclean.parse import parse_html
+from webclean.segment import drop_hidden, segment
+
+
+def _body(markup):
+    return html.document_fromstring(markup).find("body")
+
+
+def test_lines_split_at_blocks_and_br_and_join_inline():
+    body = _body(
+        "<html><body><div>第一行<br>第二行有<b>粗体</b>和<a href='#'>链接</a>"
+        "<p>段落</p>尾巴</div><ul><li>列表</li></ul><h2>小标题</h2></body></html>"
+    )
+    lines = segment(body)
+    assert [line.text for line in lines] == ["第一行", "第二行有粗体和链接", "段落", "尾巴", "列表", "小标题"]
+    assert [line.kind for line in lines] == ["text", "text", "p", "text", "list", "heading"]
+    assert lines[1].link_ratio == 2 / 9
+
+
+def test_every_visible_character_lands_in_one_line():
+    markup = "<html><body><div>a<span>b<i>c</i>d</span>e<div>f</div>g<table><tr><td>h</td><td>i<br>j</td></tr></table>k</div></body></html>"
+    lines = segment(_body(markup))
+    assert "".join(line.text for line in lines) == "abcdefghijk"
+
+
+def test_class_and_id_words_mark_context():
+    body = _body(
+        "<html><body><div class='article-content'><p>正文。</p></div>"
+        "<div id='comments'><p>评论。</p></div><nav><p>导航</p></nav>"
+        "<div class='tagline'><p>not a tag list</p></div></body></html>"
+    )
+    lines = segment(body)
+    assert [(l.content_attr, l.noise_attr) for l in lines] == [(True, False), (False, True), (False, True), (False, False)]
+
+
+def test_all_link_lines_are_of_kind_link():
+    lines = segment(_body("<html><body><div><a href='/'>首页</a></div></body></html>"))
+    assert lines[0].kind == "link" and lines[0].link_ratio == 1.0
+
+
+def test_hidden_elements_are_dropped_with_their_text_but_not_their_tail():
+    root = html.document_fromstring(
+        "<html><body><div>看得见<div style='display: none'>看不见</div>尾巴"
+        "<p hidden>藏起来</p><span aria-hidden='true'>图标</span></div></body></html>"
+    )
+    assert drop_hidden(root) == 3
+    assert "".join(root.find("body").itertext()) == "看得见尾巴"
+
+
+def test_text_split_over_sibling_blocks_is_taken_whole():
+    paragraphs = "".join(f"<div class='para'>这是第{i}段正文，内容比较长，一直写到这里才结束。</div>" for i in range(8))
+    markup = f"<html><body><div id='nav'><a href='/'>首页</a></div><div id='article'>{paragraphs}</div><div id='footer'>版权所有</div></body></html>"
+    root = parse_html(markup)
+    lines = segment(root.find("body"))
+    block = locate_region(lines, root, 0.3, frozenset({"div", "body"}), ascend_gain=1.0)
+    assert block.element.get("id") == "article"
+    # Without growing, the block is one paragraph.
+    single = locate_region(lines, root, 0.3, frozenset({"div", "body"}), ascend_gain=1000.0)
+    assert single.element.get("class") == "para"
+
+
+def test_improved_method_finds_text_without_p():
+    markup = "<html><body><table><tr><td>菜单</td><td>没有段落标签的正文，用换行分开。<br>第二句话也在这里。</td></tr></table></body></html>"
+    root = parse_html(markup)
+    paper_block, _ = locate_units(root, Config())
+    assert paper_block is None
+    block, units = locate_units(parse_html(markup), Config(method="svm"))
+    assert block is not None
+    assert [u.text for u in units][-2:] == ["没有段落标签的正文，用换行分开。", "第二句话也在这里。"]
