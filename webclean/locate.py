@@ -104,11 +104,25 @@ def locate_region(
     if not direct:
         return None
     best = max(direct, key=lambda el: (direct[el], -order[el]))
+    return _grow(best, total, ascend_gain)
+
+
+# An ancestor that adds at most this share of text is a wrapper: look past it.
+_WRAPPER_GAIN = 0.05
+
+
+def _grow(best: lxml_html.HtmlElement, total: dict[lxml_html.HtmlElement, int], ascend_gain: float) -> Block:
+    """Grow the block into ancestors whose other children add much counted text."""
+    node = best
     while True:
-        parent = best.getparent()
+        parent = node.getparent()
         if parent is None or parent.tag == "html":
             break
-        if total.get(parent, 0) < (1.0 + ascend_gain) * total[best]:
+        added = total.get(parent, 0)
+        if added >= (1.0 + ascend_gain) * total[best]:
+            best = node = parent
+        elif added <= (1.0 + _WRAPPER_GAIN) * total[best]:
+            node = parent
+        else:
             break
-        best = parent
     return Block(element=best, path=best.getroottree().getpath(best), score=total[best])

@@ -1,0 +1,305 @@
+"""webclean.parse: a clean tree from any text, with no recursion and no lost text."""
+
+from __future__ import annotations
+
+import time
+
+import lxml.html
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lxml import etree
+
+from webclean import parse
+from webclean.parse import JUNK_TAGS, ParseError, element_path, page_title, parse_html, text_of
+
+ZH_TEXT = "国务院今天召开常务会议，部署进一步做好稳就业工作。"
+EN_TEXT = "The council approved the new budget on Tuesday evening."
+
+
+def body_text(root: lxml.html.HtmlElement) -> str:
+    return text_of(root.find("body"))
+
+
+def max_level(root: etree._Element) -> int:
+    """Depth of the tree, root = 1, without recursion."""
+    level = deepest = 0
+    for event, _ in etree.iterwalk(root, events=("start", "end")):
+        level += 1 if event == "start" else -1
+        deepest = max(deepest, level)
+    return deepest
+
+
+def nested_divs(n: int, inner: str = "deep text") -> str:
+    return f"<html><body><p>before</p>{'<div>' * n}{inner}{'</div>' * n}<p>after</p></body></html>"
+
+
+# --- the document and its body -----------------------------------------------------
+
+
+def test_returns_html_root_with_head_and_body() -> None:
+    root = parse_html(f"<html><head><title>t</title></head><body><p>{EN_TEXT}</p></body></html>")
+    assert root.tag == "html"
+    assert [child.tag for child in root] == ["head", "body"]
+    assert body_text(root) == EN_TEXT
+
+
+def test_script_before_html_still_finds_the_body() -> None:
+    page = (
+        '<script>var tpl = "<div>";</script><!DOCTYPE html>'
+        f"<html><head><title>新闻标题</title></head><body><div id='main'><p>{ZH_TEXT}</p></div></body></html>"
+    )
+    root = parse_html(page)
+    assert body_text(root) == ZH_TEXT
+    assert root.find("body/div/p") is not None
+    assert page_title(root) == "新闻标题"
+
+
+def test_text_before_html_still_finds_the_body() -> None:
+    root = parse_html(f"garbage<html><head><title>T</title></head><body><p>{EN_TEXT}</p></body></html>")
+    assert EN_TEXT in body_text(root)
+
+
+def test_repair_moves_a_page_stuck_in_head_into_body() -> None:
+    # Older libxml2 builds put the whole page into <head> when junk precedes <html>;
+    # 2.14 does not, so the tree is built the way they leave it.
+    root = lxml.html.document_fromstring("<html><head></head><body></body></html>")
+    head, body = root.find("head"), root.find("body")
+    title = etree.SubElement(head, "title")
+    title.text = "T"
+    div = etree.SubElement(head, "div")
+    div.text = ZH_TEXT
+    div.tail = "tail text"
+    etree.SubElement(head, "p").text = EN_TEXT
+    parse._repair_body(root)
+    assert [child.tag for child in head] == ["title"]
+    assert [child.tag for child in body] == ["div", "p"]
+    assert body_text(root) == f"{ZH_TEXT}tail text{EN_TEXT}"
+
+
+def test_repair_creates_a_missing_body() -> None:
+    root = parse_html("<title>only a title</title>")
+    assert root.find("body") is not None
+    assert page_title(root) == "only a title"
+
+
+def test_content_after_closing_html_is_kept_in_body() -> None:
+    # libxml2 2.14 drops everything after </html> and puts what follows </body>
+    # outside <body>; browsers put both into <body>.
+    page = (
+        "<html><body><p>first</p></body></html>\n"
+        f"<div><p>{ZH_TEXT}</p></div><html><body><p>{EN_TEXT}</p></body></html>"
+    )
+    root = parse_html(page)
+    assert [child.tag for child in root] == ["body"]
+    text = body_text(root)
+    assert "first" in text and ZH_TEXT in text and EN_TEXT in text
+
+
+def test_upper_case_end_tags_too() -> None:
+    root = parse_html("<HTML><BODY><P>one</P></BODY></HTML><P>two</P>")
+    assert body_text(root) == "onetwo"
+
+
+def test_empty_input_gives_an_empty_document() -> None:
+    for text in ("", "   \n\t", "<!-- only a comment -->", "\x00"):
+        root = parse_html(text)
+        assert [child.tag for child in root] == ["head", "body"]
+        assert body_text(root) == ""
+
+
+def test_xml_declaration_with_encoding_in_a_str() -> None:
+    page = f'<?xml version="1.0" encoding="gb2312"?>\n<html><body><p>{ZH_TEXT}</p></body></html>'
+    with pytest.raises(ValueError):
+        lxml.html.document_fromstring(page)  # what the workaround is for
+    assert body_text(parse_html(page)) == ZH_TEXT
+
+
+def test_meta_charset_in_text_does_not_redecode() -> None:
+    page = f'<html><head><meta charset="iso-8859-1"></head><body><p>{ZH_TEXT} café</p></body></html>'
+    assert body_text(parse_html(page)) == f"{ZH_TEXT} café"
+
+
+def test_nul_and_lone_surrogate_lose_no_text() -> None:
+    root = parse_html("<p>a\x00b</p><p>c\udc80d</p><p>end</p>")
+    assert body_text(root) == "abc?dend"
+
+
+def test_control_characters_do_not_break_later_edits() -> None:
+    # libxml2 keeps raw control characters and makes them from &#1;; lxml then
+    # refuses any text assignment holding one, and had deleted the old text first.
+    root = parse_html("<div>a\x01b\x0cc<form></form>&#1;x&#xffff;y</div>")
+    div = root.find(".//div")
+    assert div.text == "ab cxy"
+    div.text = div.text + "!"  # would raise ValueError with a control character left in
+
+
+def test_parse_error_for_input_lxml_refuses(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(data: bytes, parser: object) -> None:
+        raise etree.XMLSyntaxError("refused", 1, 1, 1)
+
+    monkeypatch.setattr(parse.etree, "fromstring", refuse)
+    with pytest.raises(ParseError):
+        parse_html("<p>x</p>")
+
+
+# --- removing what is never main text ----------------------------------------------
+
+
+def test_junk_comments_and_pis_removed_tails_kept() -> None:
+    page = (
+        "<html><head><style>p{color:red}</style><script>var a=1;</script></head><body>"
+        "<p>one<script>alert('x')</script>two<!-- a comment -->three<?php echo 1; ?>four"
+        "<style>.x{}</style>five<noscript>enable js</noscript>six"
+        "<iframe src='ad.html'>frame text</iframe>seven<svg><title>icon</title><text>label</text></svg>eight"
+        "<template><p>inert</p></template>nine</p></body></html>"
+    )
+    root = parse_html(page)
+    assert body_text(root) == "onetwothreefourfivesixseveneightnine"
+    for tag in JUNK_TAGS:
+        assert next(root.iter(tag), None) is None, tag
+    assert not list(root.iter(etree.Comment, etree.ProcessingInstruction))
+
+
+def test_small_forms_removed_with_tail_kept() -> None:
+    page = (
+        "<body><div><form action='/search'><input name='q'><button>搜索</button></form>after the form"
+        f"<p>{ZH_TEXT}</p></div></body>"
+    )
+    root = parse_html(page)
+    assert next(root.iter("form"), None) is None
+    assert body_text(root) == f"after the form{ZH_TEXT}"
+
+
+def test_form_wrapping_the_page_is_kept() -> None:
+    # ASP.NET WebForms pages put the whole body in one <form>.
+    article = "".join(f"<p>{ZH_TEXT}{i}</p>" for i in range(10))
+    page = f"<body><form id='form1' method='post'><input type='hidden'><div>{article}</div></form></body>"
+    root = parse_html(page)
+    assert len(root.findall(".//form")) == 1
+    assert ZH_TEXT + "9" in body_text(root)
+
+
+# --- depth -------------------------------------------------------------------------
+
+
+def test_libxml2_alone_stops_at_its_depth_limit() -> None:
+    # What the depth handling is for: libxml2 stops parsing at 256 levels (2048 with
+    # huge_tree, which parse uses), and drops the rest of the page, not just the
+    # deep part. If a libxml2 upgrade changes this, revisit MAX_SUPPORTED_DEPTH.
+    page = nested_divs(200_000)
+    for parser, limit in ((lxml.html.HTMLParser(), 256), (parse._PARSER, 2048)):
+        root = etree.fromstring(page.encode("utf-8"), parser)
+        assert max_level(root) <= limit
+        text = "".join(root.itertext())
+        assert "before" in text and "deep text" not in text and "after" not in text
+    assert parse.MAX_SUPPORTED_DEPTH < 2048
+
+
+def test_200k_nested_divs_keep_their_text_without_recursion() -> None:
+    page = nested_divs(200_000)
+    start = time.perf_counter()
+    root = parse_html(page)
+    elapsed = time.perf_counter() - start
+    assert max_level(root) <= 400
+    assert body_text(root) == "before deep text after"
+    assert elapsed < 10  # about 0.4 s; quadratic work would take minutes
+
+
+def test_max_depth_flattens_into_the_element_at_the_cap() -> None:
+    inner = "<p>one</p><p>two<b>bold</b>tail</p>"
+    root = parse_html(nested_divs(30, inner), max_depth=10)
+    assert max_level(root) == 10
+    capped = root.xpath("/*" * 10)[0]
+    assert len(capped) == 0 and capped.tag == "div"
+    # Block boundaries become newlines, inline markup joins without a gap.
+    assert capped.text.split() == ["one", "twoboldtail"]
+    assert body_text(root) == "before one twoboldtail after"
+
+
+def test_pages_within_the_cap_are_untouched() -> None:
+    root = parse_html(nested_divs(300), max_depth=400)
+    assert max_level(root) == 302  # html, body, 300 divs
+    assert body_text(root) == "beforedeep textafter"
+
+
+def test_max_depth_above_libxml2_limit_is_clamped() -> None:
+    root = parse_html(nested_divs(5000), max_depth=100_000)
+    assert max_level(root) <= parse.MAX_SUPPORTED_DEPTH
+    assert body_text(root).split() == ["before", "deep", "text", "after"]
+
+
+def test_deep_markup_prepass_ignores_tags_inside_scripts_and_comments() -> None:
+    text = "<div><script>s = '<div><div><div>';</script><!-- <div><div> --><div><div>x</div></div></div>"
+    flat = parse._flatten_markup(text, 2)
+    assert "<script>s = '<div><div><div>';</script>" in flat and "<!-- <div><div> -->" in flat
+    outside = flat.replace("<script>s = '<div><div><div>';</script>", "").replace("<!-- <div><div> -->", "")
+    assert outside.count("<div>") == 2 and outside.count("</div>") == 2 and "x" in outside
+
+
+def test_deep_markup_prepass_survives_stray_end_tags() -> None:
+    page = "<div>" * 50_000 + "</span>" * 50_000 + "text" + "</div>" * 50_000
+    root = parse_html(page)
+    assert body_text(root) == "text"
+
+
+# --- title, path, text -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("head", "body", "title"),
+    [
+        ("<title>\n  Breaking   news\t</title>", "<h1>Headline</h1>", "Breaking news"),
+        ("<title> </title><meta property='og:title' content=' 新闻 标题 '>", "<h1>H</h1>", "新闻 标题"),
+        ("<meta name='og:title' content='Named'>", "<h1>H</h1>", "Named"),
+        ("", "<h1></h1><h1> First <b>heading</b> </h1><h1>Second</h1>", "First heading"),
+        ("", "<p>no title at all</p>", ""),
+    ],
+)
+def test_page_title_order(head: str, body: str, title: str) -> None:
+    assert page_title(parse_html(f"<html><head>{head}</head><body>{body}</body></html>")) == title
+
+
+def test_svg_title_is_not_the_page_title() -> None:
+    root = parse_html("<body><svg><title>icon</title></svg><h1>Real</h1></body>")
+    assert page_title(root) == "Real"
+
+
+def test_element_path() -> None:
+    root = parse_html("<body><div>a</div><div><div><p>x</p></div><div><p>y</p></div></div></body>")
+    y = root.xpath("//p")[1]
+    assert element_path(y) == "/html/body/div[2]/div[2]/p"
+    assert root.xpath(element_path(y))[0] is y
+
+
+def test_text_of_normalises_whitespace() -> None:
+    root = parse_html("<p>  Hello\n\t<b>big</b>\u00a0 world\u3000！ </p>")
+    p = root.find(".//p")
+    p.tail = "not mine"
+    assert text_of(p) == "Hello big world ！"
+
+
+# --- robustness --------------------------------------------------------------------
+
+_MARKUP = st.lists(
+    st.one_of(
+        st.sampled_from(
+            ["<div>", "</div>", "<p>", "</p>", "<html>", "</html>", "<body>", "</body>", "<head>", "</head>",
+             "<script>", "</script>", "<form>", "</form>", "<title>", "</title>", "<!--", "-->", "<?x ?>",
+             "<table><tr><td>", "<svg>", "<br>", "&amp;", "&#0;", "<", ">", "\x00", "中文"]
+        ),
+        st.text(max_size=8),
+    ),
+    max_size=40,
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_MARKUP)
+def test_any_text_gives_a_clean_tree(text: str) -> None:
+    root = parse_html(text, max_depth=8)
+    assert root.tag == "html" and root.find("body") is not None
+    assert max_level(root) <= 8
+    for tag in JUNK_TAGS:
+        assert next(root.iter(tag), None) is None
+    assert isinstance(page_title(root), str)

@@ -1,0 +1,353 @@
+"""Text in, a clean lxml tree out: the tree every later step (method.md, Steps 1-4) walks.
+
+:func:`parse_html` parses with libxml2 (through lxml.html), without network access,
+comments or processing instructions, and then
+
+- removes elements that never hold main text (:data:`JUNK_TAGS`), keeping the text
+  that follows each of them (its tail);
+- removes ``<form>`` elements that hold little text (search boxes, log-ins, sign-ups),
+  but keeps the forms that wrap a whole page, as ASP.NET WebForms pages and shop
+  product pages do: on the dev data 13 of 1,240 pages have their main text in one;
+- makes sure ``<body>`` exists and holds the page (see :func:`_repair_body`);
+- caps the depth of the tree, without recursion (see :func:`parse_html`).
+
+libxml2 (2.14, bundled with lxml 6) behaviours that are worked around:
+
+- everything after ``</html>`` is dropped, and what follows ``</body>`` lands outside
+  ``<body>`` (8 dev pages have text there). Browsers (HTML5) put both into ``<body>``,
+  so these two end tags are removed before parsing, to the same effect;
+- raw control characters are kept in text nodes, and lxml then refuses any text
+  assignment that contains one, so later steps could not edit such a tree: they are
+  removed from the input (VT and FF become spaces). Character references such as
+  ``&#1;`` can still produce them; edits here strip them, and so should other code
+  that writes text into the tree;
+- at 2048 levels of nesting it stops and drops the rest of the page (see
+  :func:`parse_html`).
+
+Empty input (also whitespace or comments only) gives an empty document,
+``<html><head/><body/></html>``, not an error: "no text" is a result for the caller
+to report. :class:`ParseError` is reserved for input lxml refuses outright.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import lxml.html
+from lxml import etree
+
+__all__ = ["JUNK_TAGS", "ParseError", "element_path", "page_title", "parse_html", "text_of"]
+
+
+class ParseError(Exception):
+    """lxml could not turn the text into a tree."""
+
+
+# Never main text. script/style/noscript/iframe: code, or content for another context;
+# template: inert markup; svg: drawing labels, and its <title> is not the page's;
+# object/embed/applet: plug-in content.
+JUNK_TAGS = ("script", "style", "noscript", "iframe", "template", "svg", "object", "embed", "applet")
+
+# A form with less text than this (whitespace not counted) is a widget. Measured on
+# the dev data: 99 % of the forms that hold no main text have under 750 characters,
+# 90 % under 205; of the 13 that hold main text, 12 have over 900 (one is a
+# log-in form on a forum error page, where the gold text is that form).
+WIDGET_FORM_MAX_CHARS = 200
+
+# libxml2 stops parsing (and drops the rest of the page) at 2048 levels with
+# huge_tree, 256 without. Depth caps are clamped below that, with room for the
+# <html>/<body> that libxml2 adds on its own.
+MAX_SUPPORTED_DEPTH = 2000
+
+# huge_tree: without it libxml2 also drops everything after any text node or attribute
+# over 10 MB (an inline script or a data: URI), and limits.max_bytes allows 20 MB
+# pages. Its other effect, lifting the guards against XML entity amplification, does
+# not apply to HTML, which has no entity declarations. Input is handed over as UTF-8
+# bytes with the encoding fixed, so an XML declaration or a <meta charset> in the text
+# cannot make libxml2 re-decode it, and lxml's ValueError for str input with an
+# encoding declaration cannot happen. lxml serialises concurrent use of one parser
+# with a lock, so sharing it between threads is safe.
+_PARSER = lxml.html.HTMLParser(
+    encoding="utf-8",
+    remove_comments=True,
+    remove_pis=True,
+    no_network=True,
+    huge_tree=True,
+    collect_ids=False,  # nothing looks elements up by id; saves a hash table per page
+    default_doctype=False,
+)
+
+_HEAD_TAGS = frozenset({"title", "meta", "link", "base", "style", "script", "noscript", "template"})
+_BLOCK_TAGS = frozenset(
+    "address article aside blockquote body br caption center dd details dialog dir div dl dt "
+    "fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr li legend main menu "
+    "nav ol option p pre section summary table tbody td tfoot th thead tr ul".split()
+)
+_VOID_TAGS = frozenset(
+    "area base basefont bgsound br col embed frame hr image img input keygen link meta param "
+    "source track wbr".split()
+)
+# An open tag of these closes an open sibling of the same name (<li><li>, <p><p>).
+_SELF_CLOSING_SIBLINGS = frozenset("p li dt dd option tr td th".split())
+
+_DOCUMENT_END_TAG = re.compile(r"</(?:html|body)(?:\s[^>]*)?>", re.I)
+
+# For the rare re-parse of over-deep pages: comments and raw-text elements are
+# copied whole, so that a "<div>" inside a script string does not count as a tag.
+_MARKUP_TOKEN = re.compile(
+    r"<!--.*?(?:-->|\Z)"
+    r"|<(script|style|textarea|title|xmp|plaintext)\b[^>]*>.*?(?:</\1\s*>|\Z)"
+    r"|<(/?)([a-zA-Z][^\s/>]*)[^>]*>",
+    re.S | re.I,
+)
+# C0 control characters other than TAB, LF and CR; VT and FF are HTML whitespace.
+_C0_TO_SPACE = bytes.maketrans(b"\x0b\x0c", b"  ")
+_C0_DELETE = bytes([*range(0x00, 0x09), *range(0x0E, 0x20)])
+# What lxml refuses in text, and libxml2 may still produce from &#1; or &#xffff;.
+_NOT_XML_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+# How far an end tag looks down the stack for its start tag: bounded, so that a
+# flood of stray end tags over a deep stack stays linear.
+_END_TAG_LOOKBACK = 64
+
+
+def parse_html(text: str, *, max_depth: int = 400) -> lxml.html.HtmlElement:
+    """Parse a page into its cleaned ``<html>`` element (see the module docstring).
+
+    No element lies deeper than ``min(max_depth, MAX_SUPPORTED_DEPTH)`` levels, the
+    root being level 1: an element at that level keeps the text of all its
+    descendants, with a newline where a block element began or ended, and loses them.
+    Pages deeper than libxml2's own limit, where it would stop parsing and drop the
+    rest of the page, are flattened in the markup first and parsed again. Nothing
+    here recurses, so 200,000 nested ``<div>`` cost a few tenths of a second.
+    """
+    depth = min(max_depth, MAX_SUPPORTED_DEPTH)
+    if depth < 2:
+        raise ValueError(f"max_depth must be at least 2, not {max_depth}")
+    text = _reopen_document(text)
+    root = _parse(text)
+    if root is None:
+        return _empty_document()
+    deep = _elements_at_level(root, depth)
+    if deep and _elements_at_level(root, MAX_SUPPORTED_DEPTH):
+        # libxml2 may have hit its limit and dropped the rest of the page.
+        root = _parse(_flatten_markup(text, depth))
+        if root is None:
+            return _empty_document()
+        deep = _elements_at_level(root, depth)
+    # Junk goes before flattening, or its text would be folded into the page's.
+    # Elements of `deep` inside removed junk are detached: flattening them is moot.
+    etree.strip_elements(root, *JUNK_TAGS, with_tail=False)
+    _drop_widget_forms(root)
+    _repair_body(root)  # moves head and body children only: levels stay the same
+    for element in deep:
+        _flatten(element)
+    return root
+
+
+def page_title(root: lxml.html.HtmlElement) -> str:
+    """The page's title, whitespace collapsed; "" if it has none.
+
+    In this order: the first non-empty ``<title>`` (wherever libxml2 put it), the
+    ``og:title`` meta property (pages whose <title> is empty or missing often
+    have one), the first non-empty ``<h1>``.
+    """
+    for element in root.iter("title"):
+        title = text_of(element)
+        if title:
+            return title
+    for element in root.iter("meta"):
+        key = (element.get("property") or element.get("name") or "").strip().lower()
+        if key == "og:title":
+            title = " ".join((element.get("content") or "").split())
+            if title:
+                return title
+    for element in root.iter("h1"):
+        title = text_of(element)
+        if title:
+            return title
+    return ""
+
+
+def element_path(element: etree._Element) -> str:
+    """An XPath that locates the element, e.g. ``/html/body/div[2]/div``.
+
+    Positions appear only where siblings share the tag (libxml2's getpath).
+    """
+    return element.getroottree().getpath(element)
+
+
+def text_of(element: etree._Element) -> str:
+    """The text inside an element (not its tail), runs of whitespace made one space.
+
+    Nothing is inserted between elements: right for the inline content of a <p> or
+    an <a>, which is what the method measures; two blocks with no whitespace
+    between them in the markup run together.
+    """
+    return " ".join("".join(element.itertext()).split())
+
+
+# --- parsing -------------------------------------------------------------------------
+
+
+def _parse(text: str) -> lxml.html.HtmlElement | None:
+    """libxml2's tree, or None for a document without content."""
+    # "replace": a lone surrogate would make lxml stop reading a str at that point.
+    # Control characters go: libxml2 keeps them, and lxml then refuses every text
+    # assignment that contains one (a NUL also moves the whole page into <body>).
+    # bytes.translate runs at about 1 GB/s, a tenth of the parse.
+    data = text.encode("utf-8", "replace").translate(_C0_TO_SPACE, _C0_DELETE)
+    try:
+        return etree.fromstring(data, _PARSER)
+    except etree.LxmlError as err:
+        raise ParseError(str(err)) from err
+
+
+def _empty_document() -> lxml.html.HtmlElement:
+    root = _PARSER.makeelement("html")
+    etree.SubElement(root, "head")
+    etree.SubElement(root, "body")
+    return root
+
+
+def _reopen_document(text: str) -> str:
+    """Remove </body> and </html>, from the first one on (module docstring)."""
+    first = _DOCUMENT_END_TAG.search(text)  # one pass, about as fast as one str.find
+    if first is None:
+        return text
+    return text[: first.start()] + _DOCUMENT_END_TAG.sub("", text[first.start() :])
+
+
+# --- cleaning ------------------------------------------------------------------------
+
+
+def _drop_widget_forms(root: lxml.html.HtmlElement) -> None:
+    for form in list(root.iter("form")):
+        if not _has_visible_chars(form, WIDGET_FORM_MAX_CHARS):
+            _drop_keeping_tail(form)
+
+
+def _has_visible_chars(element: etree._Element, count: int) -> bool:
+    """Whether the element holds ``count`` characters besides whitespace; stops as
+    soon as it does, since a form that wraps the page holds all of its text."""
+    seen = 0
+    for piece in element.itertext():
+        seen += sum(map(len, piece.split()))
+        if seen >= count:
+            return True
+    return False
+
+
+def _drop_keeping_tail(element: lxml.html.HtmlElement) -> None:
+    """lxml.html's drop_tree, but safe: its text assignment raises on a control
+    character (libxml2 makes them from &#1; or &#xffff;), and lxml has already
+    deleted the old text by then."""
+    parent = element.getparent()
+    if element.tail:
+        previous = element.getprevious()
+        if previous is None:
+            parent.text = _xml_safe((parent.text or "") + element.tail)
+        else:
+            previous.tail = _xml_safe((previous.tail or "") + element.tail)
+    parent.remove(element)
+
+
+def _xml_safe(text: str | None) -> str | None:
+    return None if text is None else _NOT_XML_CHAR.sub("", text)
+
+
+def _repair_body(root: lxml.html.HtmlElement) -> None:
+    """Make sure <body> exists, and holds the page when the parser left it in <head>.
+
+    Given content before <html> (a <script>, stray text), libxml2 has been seen to
+    put the whole page into <head> and leave <body> empty or missing; 2.14 does
+    not, but the check costs two lookups. Then everything in <head> from its first
+    element that does not belong in a head on is moved, in order and with its tail
+    text, into <body>.
+    """
+    body = root.find("body")
+    if body is None:
+        body = etree.SubElement(root, "body")
+    head = root.find("head")
+    if head is None or len(body) or (body.text or "").strip():
+        return
+    start = next((i for i, child in enumerate(head) if child.tag not in _HEAD_TAGS), None)
+    if start is not None:
+        body.extend(head[start:])  # extend moves the elements, tails included
+
+
+# --- depth ---------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=8)
+def _level_xpath(level: int) -> etree.XPath:
+    # One step per level, evaluated inside libxml2: a pass over the tree in C, much
+    # cheaper than a Python walk that tracks depth. Cached: compiling 400 steps is
+    # not free, and the result depends on nothing but the level.
+    return etree.XPath("/*" * level)
+
+
+def _elements_at_level(root: etree._Element, level: int) -> list[etree._Element]:
+    return _level_xpath(level)(root)
+
+
+def _flatten(element: etree._Element) -> None:
+    """Replace the element's descendants with their text."""
+    if len(element):
+        text = _block_text(element)
+        del element[:]  # the children's tails go with them, and are in text already
+        # libxml2 lets control characters into text nodes; lxml refuses to set them.
+        element.text = _xml_safe(text)
+
+
+def _block_text(element: etree._Element) -> str:
+    """The element's text with newlines where blocks start and end (iterwalk: no recursion)."""
+    parts = [element.text or ""]
+    for event, node in etree.iterwalk(element, events=("start", "end")):
+        if node is element:
+            continue
+        if node.tag in _BLOCK_TAGS:
+            parts.append("\n")
+        parts.append((node.text if event == "start" else node.tail) or "")
+    return "".join(parts)
+
+
+def _flatten_markup(text: str, depth: int) -> str:
+    """Drop start and end tags nested deeper than ``depth``, keeping all text.
+
+    A tokenizer with a stack of open elements, an approximation of HTML's tree
+    construction that is good enough to keep libxml2 under its depth limit; the
+    exact cap is applied to the tree afterwards. Dropped block tags become newlines.
+    """
+    stack: list[tuple[str, bool]] = []  # (tag, kept)
+    return _MARKUP_TOKEN.sub(lambda match: _retag(match, stack, depth), text)
+
+
+def _retag(match: re.Match[str], stack: list[tuple[str, bool]], depth: int) -> str:
+    name = match.group(3)
+    if name is None:  # a comment or a raw-text element: copied as it is
+        return match.group(0)
+    name = name.lower()
+    if match.group(2):
+        kept = _close(stack, name)
+    elif name in _VOID_TAGS:
+        kept = len(stack) < depth
+    else:
+        if name in _SELF_CLOSING_SIBLINGS and stack and stack[-1][0] == name:
+            stack.pop()
+        kept = len(stack) < depth
+        stack.append((name, kept))
+    if kept:
+        return match.group(0)
+    return "\n" if name in _BLOCK_TAGS else ""
+
+
+def _close(stack: list[tuple[str, bool]], name: str) -> bool:
+    """Pop up to the matching start tag; whether to keep the end tag."""
+    for i in range(len(stack) - 1, max(-1, len(stack) - 1 - _END_TAG_LOOKBACK), -1):
+        if stack[i][0] == name:
+            kept = stack[i][1]
+            del stack[i:]
+            return kept
+    return True  # a stray end tag: harmless, libxml2 ignores it
+
