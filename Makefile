@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run test install check-java clean
+.PHONY: run test install check-java clean models
 
 install: $(STAMP)
 
@@ -27,3 +27,10 @@ test: install check-java
 
 clean:
 	rm -rf $(VENV) out .pytest_cache
+
+# Rebuild the packaged models from the team's dev data (../shared/data); see webclean/models/README.md.
+DATA ?= ../shared/data
+MODEL_DATA := $(DATA)/cwced_cleaneval.jsonl.gz $(DATA)/cwced_modern.jsonl.gz $(DATA)/readability.jsonl.gz $(DATA)/trafilatura.jsonl.gz
+models: install
+	$(BIN)/webclean train --method svm --input $(MODEL_DATA) --output webclean/models/svm
+	$(BIN)/webclean train --method paper --input $(MODEL_DATA) --output webclean/models/paper
