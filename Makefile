@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run test install check-java clean models
+.PHONY: run test install check-java clean models samples
 
 install: $(STAMP)
 
@@ -18,12 +18,12 @@ check-java:
 	@scripts/check-java
 
 run: install check-java
-	$(BIN)/spark-submit --properties-file conf/spark-defaults.conf \
+	PYSPARK_PYTHON=$(abspath $(BIN)/python) $(BIN)/spark-submit --properties-file conf/spark-defaults.conf \
 	    --driver-java-options "-Dlog4j.configurationFile=conf/log4j2.properties" \
 	    jobs/extract.py --input samples/sample.warc.gz --output out/sample --run-date 2026-01-01
 
 test: install check-java
-	$(BIN)/python -m pytest
+	PYSPARK_PYTHON=$(abspath $(BIN)/python) $(BIN)/python -m pytest
 
 clean:
 	rm -rf $(VENV) out .pytest_cache
@@ -34,3 +34,7 @@ MODEL_DATA := $(DATA)/cwced_cleaneval.jsonl.gz $(DATA)/cwced_modern.jsonl.gz $(D
 models: install
 	$(BIN)/webclean train --method svm --input $(MODEL_DATA) --output webclean/models/svm
 	$(BIN)/webclean train --method paper --input $(MODEL_DATA) --output webclean/models/paper
+
+# Rebuild samples/sample.warc.gz from the dev data (Apache-2.0 and MIT pages); see samples/README.md.
+samples: install
+	$(BIN)/python samples/build_sample_warc.py --data $(DATA)

@@ -67,7 +67,7 @@ def test_text_split_over_sibling_blocks_is_taken_whole():
 def test_improved_method_finds_text_without_p():
     markup = "<html><body><table><tr><td>菜单</td><td>没有段落标签的正文，用换行分开。<br>第二句话也在这里。</td></tr></table></body></html>"
     root = parse_html(markup)
-    paper_block, _ = locate_units(root, Config())
+    paper_block, _ = locate_units(root, Config(method="paper"))
     assert paper_block is None
     block, units = locate_units(parse_html(markup), Config(method="svm"))
     assert block is not None

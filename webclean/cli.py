@@ -93,8 +93,14 @@ def _run_extract(args: argparse.Namespace, config: Config) -> int:
     from webclean.extract import extract
 
     model = _model(args, config)
+    failed = 0
     for name in args.pages:
-        data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+        try:
+            data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+        except OSError as exc:
+            print(f"webclean: {name}: {exc.strerror or exc}", file=sys.stderr)
+            failed += 1
+            continue
         result = extract(data, args.url, config=config, model=model)
         if args.json:
             print(json.dumps({"source": name, **result.to_dict()}, ensure_ascii=False))
@@ -103,7 +109,7 @@ def _run_extract(args: argparse.Namespace, config: Config) -> int:
                 print(f"webclean: {name}: {result.status}: {result.error}", file=sys.stderr)
             if result.text:
                 print(result.text)
-    return 0
+    return 1 if failed else 0
 
 
 def _run_train(args: argparse.Namespace, config: Config) -> int:

@@ -39,7 +39,10 @@ def extract(
 ) -> Extraction:
     """Extract the main text of one page given as text or as the bytes of the response."""
     config = config or _DEFAULT_CONFIG
+    # Bytes for bytes; for text its UTF-8 size, measured only where it could matter.
     size = len(html)
+    if isinstance(html, str) and size * 4 > config.limits.max_bytes:
+        size = len(html.encode("utf-8", "surrogatepass"))
     if size > config.limits.max_bytes:
         return Extraction.failed(Status.TOO_LARGE, f"{size} bytes is over limits.max_bytes = {config.limits.max_bytes}", method=config.method)
     try:

@@ -17,8 +17,9 @@ class Status:
     PARSE_ERROR = "parse_error"
     TIMEOUT = "timeout"  # over limits.timeout_seconds
     ERROR = "error"  # an unexpected failure, with its reason in ``error``
+    TRUNCATED = "truncated"  # a crawl file that could not be read to the end (one row per file)
 
-    ALL = (OK, EMPTY, NOT_HTML, DECODE_ERROR, TOO_LARGE, TOO_DEEP, PARSE_ERROR, TIMEOUT, ERROR)
+    ALL = (OK, EMPTY, NOT_HTML, DECODE_ERROR, TOO_LARGE, TOO_DEEP, PARSE_ERROR, TIMEOUT, ERROR, TRUNCATED)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,71 @@
+"""Extract the main text of every page of a crawl into Parquet, one run_date at a time.
+
+    SPARK_CONF_DIR=conf spark-submit jobs/extract.py \\
+        --input samples/sample.warc.gz --output out/sample --run-date 2024-01-15
+
+Inputs are WARC files, folders of .html/.htm(.gz) files, JSON Lines or Parquet with
+``url`` and ``html``, folders and globs of these, or text files that list them one per
+line (as cc-pyspark's warc.paths.gz). The rows go to OUTPUT/run_date=YYYY-MM-DD/,
+replacing only that date; the run's summary goes to OUTPUT/_summary/run_date=.../.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from datetime import date, datetime, timezone
+from pathlib import Path
+
+try:
+    import webclean  # noqa: F401
+except ImportError:  # run from a checkout: the package sits one folder up
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from webclean.config import ConfigError, load_config  # noqa: E402
+from webclean.model import ModelError  # noqa: E402
+from webclean.spark import INPUT_FORMATS, ExtractJob, InputError, build_session, run_extract  # noqa: E402
+
+# What a wrong argument raises: reported in one line, before or instead of the job.
+USAGE_ERRORS = (ConfigError, InputError, ModelError)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--input", nargs="+", required=True, metavar="PATH", help="files, folders, globs or listing files")
+    parser.add_argument("--output", required=True, metavar="DIR", help="Parquet output folder (local, file://, s3a://, hdfs://)")
+    parser.add_argument("--input-format", choices=INPUT_FORMATS, default="auto")
+    parser.add_argument("--model", metavar="DIR", help="model folder (default: the model packaged for the method)")
+    parser.add_argument("--config", metavar="FILE", help="TOML configuration, e.g. conf/webclean.toml")
+    parser.add_argument("--run-date", type=date.fromisoformat, metavar="YYYY-MM-DD", help="partition to write (default: today, UTC)")
+    parser.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE", help="override one configuration value")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("webclean").setLevel(logging.INFO)
+    try:
+        job = ExtractJob(
+            inputs=tuple(args.input),
+            output=args.output,
+            run_date=(args.run_date or datetime.now(timezone.utc).date()).isoformat(),
+            input_format=args.input_format,
+            config=load_config(args.config, args.set),
+            model_path=args.model,
+        )
+        spark = build_session("webclean-extract")
+        try:
+            summary = run_extract(spark, job)
+        finally:
+            spark.stop()
+    except USAGE_ERRORS as exc:
+        print(f"extract: error: {exc}", file=sys.stderr)
+        return 2
+    print(summary.to_text())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,310 @@
+"""The extract job end to end on a local SparkSession: every input record becomes one row."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+pytest.importorskip("pyspark")
+
+from pyspark import cloudpickle  # noqa: E402
+
+from webclean.config import Config  # noqa: E402
+from webclean.model import MODELS_DIR, ModelError  # noqa: E402
+from webclean.result import Extraction, Status  # noqa: E402
+from webclean.spark import (  # noqa: E402
+    OUTPUT_SCHEMA,
+    PARTITION_BYTES,
+    TRUNCATED,
+    ExtractJob,
+    InputError,
+    InputFile,
+    RunSummary,
+    list_inputs,
+    pack_partitions,
+    partition_path,
+    read_input,
+    run_extract,
+    summary_path,
+)
+from webclean.warc import WarcEnd, WarcPage, iter_warc  # noqa: E402
+
+pytestmark = pytest.mark.spark
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLE = REPO / "samples" / "sample.warc.gz"
+SAMPLE_COUNTS = {"warcinfo": 1, "request": 5, "metadata": 1, "response": 49, "revisit": 1}
+REQUIRED_COLUMNS = {
+    "url", "warc_record_id", "warc_date", "source_file", "title", "text", "lang",
+    "status", "error", "bytes_in", "chars_out", "model_version", "run_date",
+}  # fmt: skip
+RUN_DATE = "2024-01-15"
+
+# The job's plumbing is tested with a quick stand-in for the extractor; the real
+# extractor and the packaged model run in the tests from test_real_extractor_... on.
+FAKE_MODEL = types.SimpleNamespace(version="fake-1")
+
+
+def fake_extract(html, url=None, *, config=None, model=None, http_charset=None) -> Extraction:
+    """The page's text with its tags stripped: shows which characters reached the extractor."""
+    if isinstance(html, bytes):
+        html = html.decode(http_charset or "utf-8", errors="replace")
+    text = " ".join(re.sub(r"<[^>]*>", " ", html).split())
+    return Extraction(text=text, title="", status=Status.OK if text else Status.EMPTY)
+
+
+# Python workers cannot import this test module: send its functions by value.
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+
+def run(spark, inputs, output: Path, run_date: str = RUN_DATE) -> tuple[RunSummary, list[dict]]:
+    job = ExtractJob(inputs=tuple(map(str, inputs)), output=str(output), run_date=run_date)
+    summary = run_extract(spark, job, model=FAKE_MODEL, extract_fn=fake_extract)
+    return summary, read_partition(output, run_date)
+
+
+def read_partition(output: Path, run_date: str) -> list[dict]:
+    return pq.read_table(partition_path(str(output), run_date)).to_pylist()
+
+
+def warc_items(path: Path) -> tuple[list[WarcPage], WarcEnd]:
+    items = list(iter_warc(str(path)))
+    return items[:-1], items[-1]
+
+
+def cut_in_half(path: Path) -> Path:
+    data = SAMPLE.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    return path
+
+
+def corrupt_member(path: Path, record: int = 20) -> Path:
+    data = bytearray(SAMPLE.read_bytes())
+    start = warc_items(SAMPLE)[0][record].offset
+    for i in range(start + 20, start + 60):
+        data[i] ^= 0x5A
+    path.write_bytes(bytes(data))
+    return path
+
+
+@pytest.fixture
+def html_inputs(tmp_path: Path) -> list[Path]:
+    """Four HTML files (one gzipped, one nested) beside files the job must skip,
+    a JSON Lines file with a bad line, a gzipped one, and a Parquet file."""
+    pages = tmp_path / "pages"
+    (pages / "sub").mkdir(parents=True)
+    (pages / "a.html").write_text("<html><title>A</title><p>Page a</p></html>", encoding="utf-8")
+    (pages / "b.htm").write_bytes("<p>Seite b: Grüße</p>".encode("utf-8"))
+    (pages / "c.html.gz").write_bytes(gzip.compress(b"<p>Page c, gzipped</p>"))
+    (pages / "sub" / "d.html").write_text("<p>Page d</p>", encoding="utf-8")
+    (pages / ".hidden.html").write_text("<p>skip</p>", encoding="utf-8")
+    (pages / "_SUCCESS").write_text("", encoding="utf-8")
+    (pages / "notes.md").write_text("not a page", encoding="utf-8")
+    lines = [json.dumps({"url": f"http://example.test/{i}", "html": f"<p>Line {i}</p>"}) for i in range(2)]
+    jsonl = tmp_path / "pages.jsonl"
+    jsonl.write_text("\n".join([lines[0], "{not json", lines[1]]) + "\n", encoding="utf-8")
+    jsonl_gz = tmp_path / "more.jsonl.gz"
+    jsonl_gz.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode("utf-8")))
+    parquet = tmp_path / "pages.parquet"
+    urls = ["http://example.test/p0", None, "http://example.test/p2"]
+    pq.write_table(pa.table({"url": urls, "html": ["<p>P0</p>", "<p>P1</p>", "<p>P2</p>"]}), parquet)
+    return [pages, jsonl, jsonl_gz, parquet]
+
+
+def test_sample_warc_gives_one_row_per_response(spark, tmp_path):
+    summary, rows = run(spark, [SAMPLE], tmp_path / "out")
+    assert len(rows) == 49
+    assert len({r["warc_record_id"] for r in rows}) == 49
+    assert summary.records_by_type == SAMPLE_COUNTS
+    assert summary.pages_by_status == {"not_html": 1, "ok": 48}
+    assert summary.files_with_errors == []
+    assert summary.pages == 49 and summary.files == 1
+    assert all(r["model_version"] == "fake-1" and r["source_file"] == str(SAMPLE) for r in rows)
+    assert all(r["chars_out"] == len(r["text"]) and r["bytes_in"] > 0 for r in rows)
+    # The HTTP charset reaches the extractor: GB18030 bodies come out as Chinese.
+    chinese = [r for r in rows if r["http_charset"] == "gb18030"]
+    assert len(chinese) == 4 and any("法国" in r["text"] for r in chinese)
+    pdf = next(r for r in rows if r["content_type"] == "application/pdf")
+    assert pdf["status"] == Status.NOT_HTML and pdf["text"] == ""
+
+
+def test_output_has_the_columns_and_the_summary_file(spark, tmp_path):
+    summary, _ = run(spark, [SAMPLE], tmp_path / "out")
+    columns = set(spark.read.parquet(str(tmp_path / "out")).columns)
+    assert REQUIRED_COLUMNS <= columns
+    assert columns == set(OUTPUT_SCHEMA.names) | {"run_date"}
+    written = json.loads(Path(summary_path(str(tmp_path / "out"), RUN_DATE)).read_text(encoding="utf-8"))
+    assert written == json.loads(json.dumps(summary.to_dict()))
+    assert "pages out by status" in summary.to_text()
+
+
+def test_html_folder_jsonl_and_parquet(spark, tmp_path, html_inputs):
+    summary, rows = run(spark, html_inputs, tmp_path / "out")
+    by_type: dict[str, list[dict]] = {}
+    for row in rows:
+        by_type.setdefault(row["record_type"], []).append(row)
+    assert {k: len(v) for k, v in by_type.items()} == {"html": 4, "jsonl": 5, "parquet": 3}
+    assert summary.records_by_type == {"html": 4, "jsonl": 5, "parquet": 3}
+    assert summary.pages_by_status == {"ok": 11, "decode_error": 1}
+    texts = {r["text"] for r in rows}
+    assert {"A Page a", "Seite b: Grüße", "Page c, gzipped", "Page d", "Line 0", "P1"} <= texts
+    bad = next(r for r in rows if r["status"] == Status.DECODE_ERROR)
+    assert (bad["source_file"].endswith("pages.jsonl"), bad["offset"]) == (True, 2)
+    assert "not JSON" in bad["error"]
+
+
+def test_broken_warcs_keep_what_was_read_and_say_where_they_stopped(spark, tmp_path):
+    half = cut_in_half(tmp_path / "half.warc.gz")
+    corrupt = corrupt_member(tmp_path / "corrupt.warc.gz")
+    listing = tmp_path / "inputs.txt"
+    listing.write_text(f"# crawl segment\nhalf.warc.gz\ncorrupt.warc.gz\n{SAMPLE}\n", encoding="utf-8")
+    summary, rows = run(spark, [listing], tmp_path / "out")
+
+    expected_rows = 49
+    for broken in (half, corrupt):
+        pages, end = warc_items(broken)
+        assert not end.complete
+        from_file = [r for r in rows if r["source_file"] == str(broken)]
+        assert len(from_file) == len(pages) + 1
+        stop = [r for r in from_file if r["status"] == TRUNCATED]
+        assert [(s["offset"], s["error"]) for s in stop] == [(end.offset, end.error)]
+        expected_rows += len(pages) + 1
+    assert len(rows) == expected_rows
+    assert summary.pages_by_status[TRUNCATED] == 2
+    assert sorted(e["source_file"] for e in summary.files_with_errors) == sorted([str(corrupt), str(half)])
+
+
+def test_rerun_of_a_date_replaces_only_that_partition(spark, tmp_path, html_inputs):
+    out = tmp_path / "out"
+    _, first = run(spark, [SAMPLE], out, run_date="2024-01-15")
+    _, other = run(spark, html_inputs, out, run_date="2024-01-16")
+    other_files = sorted(p.name for p in Path(partition_path(str(out), "2024-01-16")).iterdir())
+
+    _, again = run(spark, [SAMPLE], out, run_date="2024-01-15")
+    key = lambda r: (r["source_file"], r["offset"])  # noqa: E731
+    assert sorted(again, key=key) == sorted(first, key=key)
+    assert sorted(p.name for p in Path(partition_path(str(out), "2024-01-16")).iterdir()) == other_files
+    assert read_partition(out, "2024-01-16") == other
+
+    # A re-run with other inputs replaces the partition rather than adding to it.
+    summary, replaced = run(spark, [cut_in_half(tmp_path / "half.warc.gz")], out, run_date="2024-01-15")
+    assert len(replaced) == summary.pages + 1 < len(first)
+    assert spark.read.parquet(str(out)).count() == len(replaced) + len(other)
+
+
+def test_real_extractor_and_packaged_model_on_the_sample(spark, tmp_path):
+    job = ExtractJob(inputs=(str(SAMPLE),), output=str(tmp_path / "out"), run_date=RUN_DATE)
+    summary = run_extract(spark, job)
+    rows = read_partition(tmp_path / "out", RUN_DATE)
+    assert len(rows) == 49
+    assert summary.pages_by_status.get(Status.OK, 0) >= 40
+    assert summary.pages_by_status[Status.NOT_HTML] == 1
+    assert Status.ERROR not in summary.pages_by_status
+    assert {r["model_version"] for r in rows} == {summary.model_version} != {"unversioned"}
+    chinese = [r for r in rows if r["http_charset"] == "gb18030"]
+    assert {r["encoding"] for r in chinese} == {"gb18030"}
+    assert all(r["lang"] == "zh" and re.search("[\u4e00-\u9fff]", r["text"]) for r in chinese)
+
+
+def test_model_of_another_method_fails_before_the_job(spark, tmp_path):
+    job = ExtractJob(
+        inputs=(str(SAMPLE),), output=str(tmp_path / "out"), run_date=RUN_DATE,
+        config=Config(method="paper"), model_path=str(MODELS_DIR / "svm"),
+    )  # fmt: skip
+    with pytest.raises(ModelError):
+        run_extract(spark, job)
+    assert not (tmp_path / "out").exists()
+
+
+def test_job_script_runs_from_the_repo_root(tmp_path):
+    out = tmp_path / "out"
+    command = [
+        sys.executable, "jobs/extract.py", "--input", str(SAMPLE), "--output", str(out),
+        "--run-date", RUN_DATE, "--set", "limits.max_bytes=100000",
+    ]  # fmt: skip
+    env = {**os.environ, "PYSPARK_PYTHON": sys.executable}
+    env.pop("PYTHONPATH", None)  # the script must find webclean by itself
+    result = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "pages out by status" in result.stdout
+    summary = json.loads(Path(summary_path(str(out), RUN_DATE)).read_text(encoding="utf-8"))
+    assert sum(summary["pages_by_status"].values()) == 49
+    # --set reached the workers: the pages over 100 kB were refused.
+    assert summary["pages_by_status"][Status.TOO_LARGE] >= 3
+
+
+def test_job_script_reports_a_bad_argument_in_one_line():
+    command = [sys.executable, "jobs/extract.py", "--input", str(SAMPLE), "--output", "out", "--set", "nope.key=1"]
+    result = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.strip() == "extract: error: unknown configuration key 'nope.key'"
+
+
+# ---------------------------------------------------------------- listing inputs (no job)
+
+
+def test_listing_finds_formats_and_skips_hidden_files(html_inputs):
+    pages = html_inputs[0]
+    found = list_inputs([str(p) for p in html_inputs])
+    names = sorted((Path(f.path).relative_to(pages.parent).as_posix(), f.format) for f in found)
+    assert names == [
+        ("more.jsonl.gz", "jsonl"),
+        ("pages.jsonl", "jsonl"),
+        ("pages.parquet", "parquet"),
+        ("pages/a.html", "html"),
+        ("pages/b.htm", "html"),
+        ("pages/c.html.gz", "html"),
+        ("pages/sub/d.html", "html"),
+    ]
+    assert [f.format for f in list_inputs([str(pages)], "html")] == ["html"] * 4
+    assert {f.format for f in list_inputs([str(pages.parent)], "jsonl")} == {"jsonl"}
+
+
+def test_globs_listing_files_and_duplicates(tmp_path, html_inputs):
+    pages = html_inputs[0]
+    assert sorted(Path(f.path).name for f in list_inputs([f"{pages}/*.htm*"])) == ["a.html", "b.htm", "c.html.gz"]
+    assert [Path(f.path).name for f in list_inputs([f"{tmp_path}/*/*/d.html"])] == ["d.html"]
+    listing = tmp_path / "warc.paths.gz"
+    listing.write_bytes(gzip.compress(f"{SAMPLE}\n\n# note\n{SAMPLE.as_uri()}\n".encode("utf-8")))
+    assert list_inputs([str(listing), str(SAMPLE)]) == [InputFile(str(SAMPLE), "warc", SAMPLE.stat().st_size)]
+
+
+@pytest.mark.parametrize("bad", ["missing.warc.gz", "*.nothing", "README"])
+def test_inputs_that_name_nothing_fail_at_start(tmp_path, bad):
+    (tmp_path / "README").write_text("hello", encoding="utf-8")
+    with pytest.raises(InputError):
+        list_inputs([str(tmp_path / bad)])
+
+
+def test_bad_job_arguments_fail_at_start():
+    with pytest.raises(InputError):
+        ExtractJob(inputs=("x",), output="o", run_date=RUN_DATE, input_format="csv")
+    with pytest.raises(ValueError):
+        ExtractJob(inputs=("x",), output="o", run_date="15/01/2024")
+
+
+def test_partitions_are_packed_by_size():
+    warcs = [InputFile(f"w{i}.warc.gz", "warc", PARTITION_BYTES * 4) for i in range(3)]
+    assert sorted(len(p) for p in pack_partitions(warcs, 2)) == [1, 1, 1]
+    small = [InputFile(f"p{i}.html", "html", 1000 + i) for i in range(101)]
+    parts = pack_partitions(small, 4)
+    assert len(parts) == 4 and sorted(len(p) for p in parts) == [25, 25, 25, 26]
+    assert sorted(f.path for p in parts for f in p) == sorted(f.path for f in small)
+
+
+def test_parquet_html_may_be_bytes_and_url_may_be_missing(tmp_path):
+    path = tmp_path / "b.parquet"
+    pq.write_table(pa.table({"html": [b"<p>x</p>"]}), path)
+    items = list(read_input(InputFile(str(path), "parquet"), 1000))
+    assert items[0].html == b"<p>x</p>" and items[0].url is None
+    assert items[-1] == WarcEnd(str(path), {"parquet": 1})

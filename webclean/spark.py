@@ -1,0 +1,743 @@
+"""The Spark glue, and the only module of webclean that imports pyspark.
+
+A run of the extract job, in order:
+
+1. ``list_inputs`` expands the input arguments (files, directories, globs, listing
+   files) into files with a format, on the driver; a missing input fails here.
+2. The paths, never the contents, are packed into partitions of similar byte size,
+   so each Python worker streams its own files (WARCs through ``webclean.warc``).
+3. The model and the configuration are broadcast once; each Python worker loads the
+   broadcast once and reuses it for every task it runs.
+4. ``mapInArrow`` turns the paths into rows of extracted pages, a bounded batch at a
+   time. Every page record gives one row with its status; a file that could not be
+   read to its end adds one row with status ``truncated`` that says where it stopped.
+5. The rows are written as Parquet partitioned by ``run_date``, overwriting only that
+   partition, and a summary is printed and written to ``_summary/`` beside them.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import gzip
+import heapq
+import io
+import json
+import logging
+import math
+import os
+import sys
+import tempfile
+import threading
+import time
+import zipfile
+import zlib
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from datetime import date, datetime
+from functools import partial
+from pathlib import Path, PurePosixPath
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+from pyarrow import fs
+from pyspark import Accumulator, AccumulatorParam, Broadcast
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import functions as F
+from pyspark.sql.pandas.types import from_arrow_schema
+
+import webclean
+from webclean.config import Config
+from webclean.extract import check_model, extract
+from webclean.model import Model, load_model
+from webclean.result import Status
+from webclean.result import Extraction, Status
+from webclean.warc import WarcEnd, WarcPage, decode_payload, iter_warc, open_input, to_pyarrow_uri
+
+log = logging.getLogger("webclean.spark")
+
+INPUT_FORMATS = ("auto", "warc", "html", "jsonl", "parquet")
+# The status of the row that stands for the unread rest of a file that broke.
+TRUNCATED = Status.TRUNCATED
+
+EXTENSIONS = {
+    "warc": (".warc", ".warc.gz"),
+    "html": (".html", ".htm", ".html.gz", ".htm.gz"),
+    "jsonl": (".jsonl", ".jsonl.gz"),
+    "parquet": (".parquet",),
+}
+# Text files that list inputs one per line, as cc-pyspark takes them (warc.paths.gz).
+LISTING_EXTENSIONS = (".paths", ".paths.gz", ".txt", ".txt.gz")
+GLOB_CHARS = frozenset("*?[")
+
+# Bodies that cannot hold a page whatever their bytes say; the extractor is not asked.
+BINARY_MEDIA = ("image/", "audio/", "video/", "font/")
+BINARY_TYPES = frozenset(
+    {"application/pdf", "application/zip", "application/gzip", "application/x-gzip", "application/octet-stream"}
+)
+
+# A partition holds about this many input bytes, so that a task lasts minutes, not
+# hours; a single WARC (about 1 GB at Common Crawl) is never split.
+PARTITION_BYTES = 256 << 20
+# An output batch is sent to the JVM when it holds this many rows or text characters.
+BATCH_ROWS = 512
+BATCH_CHARS = 16 << 20
+PROGRESS_SECONDS = 15.0
+
+OUTPUT_SCHEMA = pa.schema(
+    [
+        ("url", pa.string()),
+        ("warc_record_id", pa.string()),
+        ("warc_date", pa.timestamp("us", tz="UTC")),
+        ("record_type", pa.string()),
+        ("source_file", pa.string()),
+        ("offset", pa.int64()),
+        ("content_type", pa.string()),
+        ("http_charset", pa.string()),
+        ("encoding", pa.string()),
+        ("title", pa.string()),
+        ("text", pa.string()),
+        ("lang", pa.string()),
+        ("status", pa.string()),
+        ("error", pa.string()),
+        ("block_path", pa.string()),
+        ("method", pa.string()),
+        ("bytes_in", pa.int64()),
+        ("chars_out", pa.int64()),
+        ("model_version", pa.string()),
+    ]
+)
+
+ExtractFn = Callable[..., Extraction]
+
+
+class InputError(ValueError):
+    """An input argument that names nothing readable: the job stops before it starts."""
+
+
+@dataclass(frozen=True)
+class ExtractJob:
+    """What one run of the extract job reads, writes and with which settings."""
+
+    inputs: tuple[str, ...]
+    output: str
+    run_date: str
+    input_format: str = "auto"
+    config: Config = field(default_factory=Config)
+    model_path: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.input_format not in INPUT_FORMATS:
+            raise InputError(f"input format must be one of {', '.join(INPUT_FORMATS)}, not {self.input_format!r}")
+        if not self.inputs:
+            raise InputError("no input given")
+        date.fromisoformat(self.run_date)
+
+
+@dataclass(frozen=True)
+class InputFile:
+    path: str
+    format: str
+    size: int = 0
+
+
+@dataclass(frozen=True)
+class InputRecord:
+    """One page to extract, whatever the input format.
+
+    ``offset`` locates it in ``source_file``: the byte offset of a WARC record, the
+    line number in JSON Lines, the row number in Parquet, 0 for an HTML file.
+    A ``status`` set here (too_large, decode_error) means the body was not read.
+    """
+
+    source_file: str
+    record_type: str
+    offset: int
+    url: str | None
+    html: bytes | str
+    length: int
+    http_charset: str | None = None
+    content_type: str | None = None
+    warc_record_id: str | None = None
+    warc_date: datetime | None = None
+    status: str | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class Shared:
+    """What every Python worker needs once: broadcast, loaded once per worker process."""
+
+    config: Config
+    model: Model
+    model_version: str
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    run_date: str
+    output: str
+    input_format: str
+    files: int
+    records_by_type: dict[str, int]
+    pages_by_status: dict[str, int]
+    files_with_errors: list[dict[str, Any]]
+    pages: int
+    wall_seconds: float
+    pages_per_second: float
+    model_version: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def to_text(self) -> str:
+        lines = [
+            f"run_date {self.run_date}: {self.pages} pages from {self.files} files in {self.wall_seconds:.1f} s "
+            f"({self.pages_per_second:.1f} pages/s), model {self.model_version}",
+            "records read by type: " + _counts_text(self.records_by_type),
+            "pages out by status:  " + _counts_text(self.pages_by_status),
+            f"files with errors:    {len(self.files_with_errors)}",
+        ]
+        lines += [f"  {e['source_file']} at {e['offset']}: {e['error']}" for e in self.files_with_errors]
+        lines.append(f"output: {self.output}")
+        return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- the session
+
+
+def build_session(app_name: str = "webclean", conf: Mapping[str, str] | None = None) -> SparkSession:
+    """A SparkSession from spark-submit's configuration plus ``conf``; ships webclean if needed."""
+    conf = dict(conf or {})
+    launched_here = "PYSPARK_GATEWAY_PORT" not in os.environ  # not under spark-submit
+    if launched_here and conf.get("spark.master", "local").startswith("local"):
+        # A script, a notebook or the tests: local workers must run this interpreter,
+        # the one with webclean's dependencies, not whichever python3 is on PATH.
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    builder = SparkSession.builder.appName(app_name)
+    for key, value in conf.items():
+        builder = builder.config(key, value)
+    spark = builder.getOrCreate()
+    _ship_package(spark)
+    return spark
+
+
+def _ship_package(spark: SparkSession) -> None:
+    """Send this webclean to the executors unless it is installed as a package.
+
+    A job run from a checkout imports webclean from the source tree, which executors
+    do not have; a zip of the package on the Python path of every task fixes that and
+    guarantees the executors run the driver's code. Only the code goes: the model
+    reaches the executors as a broadcast, and files inside a zip cannot be opened by path.
+    """
+    package = Path(webclean.__file__).resolve().parent
+    sc = spark.sparkContext
+    installed = any(part in ("site-packages", "dist-packages") for part in package.parts)
+    if installed or any(f.endswith("/webclean.zip") for f in sc.listFiles):
+        return
+    archive = Path(tempfile.mkdtemp(prefix="webclean-pyfiles-")) / "webclean.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as out:
+        for path in sorted(package.rglob("*.py")):
+            out.write(path, Path("webclean") / path.relative_to(package))
+    sc.addPyFile(str(archive))
+
+
+# ---------------------------------------------------------------- listing inputs
+
+
+def list_inputs(paths: Iterable[str], input_format: str = "auto") -> list[InputFile]:
+    """Expand files, directories, globs and listing files into input files with a format."""
+    files: dict[str, InputFile] = {}
+    for path in paths:
+        for found in _expand(path, input_format):
+            files.setdefault(found.path, found)
+    if not files:
+        raise InputError(f"no {input_format if input_format != 'auto' else 'input'} files in {', '.join(paths)}")
+    return list(files.values())
+
+
+def _expand(path: str, input_format: str) -> Iterator[InputFile]:
+    path = _absolute(path)
+    if GLOB_CHARS & set(path):
+        matches = list(_glob(path))
+        if not matches:
+            raise InputError(f"{path}: no file matches")
+        for match in matches:
+            yield from _expand(match, input_format)
+        return
+    filesystem, inner, prefix = _locate(path)
+    info = filesystem.get_file_info(inner)
+    if info.type == fs.FileType.NotFound:
+        raise InputError(f"{path}: no such file or directory")
+    if info.type == fs.FileType.Directory:
+        yield from _directory(filesystem, inner, prefix, input_format)
+    elif path.endswith(LISTING_EXTENSIONS):
+        for line in _listing(path):
+            yield from _expand(line, input_format)
+    else:
+        yield InputFile(path, _format_of(path, input_format), info.size or 0)
+
+
+def _directory(filesystem: fs.FileSystem, inner: str, prefix: str, input_format: str) -> Iterator[InputFile]:
+    selector = fs.FileSelector(inner, recursive=True)
+    for info in sorted(filesystem.get_file_info(selector), key=lambda i: i.path):
+        hidden = any(part.startswith((".", "_")) for part in PurePosixPath(info.path).relative_to(inner).parts)
+        fmt = _detect_format(info.base_name)
+        if info.type == fs.FileType.File and not hidden and fmt and input_format in ("auto", fmt):
+            yield InputFile(prefix + info.path, fmt, info.size or 0)
+
+
+def _glob(pattern: str) -> Iterator[str]:
+    """Shell-style matching, one path component at a time: ``*`` does not cross ``/``."""
+    static = pattern[: min(pattern.index(c) for c in GLOB_CHARS if c in pattern)]
+    base = static.rsplit("/", 1)[0]
+    filesystem, inner, prefix = _locate(base)
+    wanted = pattern.split("/")
+    depth = pattern.count("/") - base.count("/")
+    selector = fs.FileSelector(inner, recursive=depth > 1)
+    for info in filesystem.get_file_info(selector):
+        candidate = (prefix + info.path).split("/")
+        if len(candidate) == len(wanted) and all(map(_matches, candidate, wanted)):
+            yield "/".join(candidate)
+
+
+def _matches(name: str, pattern: str) -> bool:
+    """As the shell does it: a wildcard does not match a leading dot."""
+    return fnmatch.fnmatchcase(name, pattern) and (not name.startswith(".") or pattern.startswith("."))
+
+
+def _listing(path: str) -> Iterator[str]:
+    """The paths in a listing file; relative ones are taken from the listing's folder."""
+    folder = path.rsplit("/", 1)[0]
+    with open_input(path) as stream:
+        raw = stream.read()
+    text = gzip.decompress(raw) if path.endswith(".gz") else raw
+    for line in text.decode("utf-8").splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            yield line if "://" in line or line.startswith("/") else f"{folder}/{line}"
+
+
+def _detect_format(name: str) -> str | None:
+    lowered = name.lower()
+    for fmt, extensions in EXTENSIONS.items():
+        if lowered.endswith(extensions):
+            return fmt
+    return None
+
+
+def _format_of(path: str, input_format: str) -> str:
+    if input_format != "auto":
+        return input_format
+    fmt = _detect_format(path)
+    if fmt is None:
+        raise InputError(f"{path}: cannot tell the format from the name; pass --input-format")
+    return fmt
+
+
+def _absolute(path: str) -> str:
+    if path.startswith("file://"):
+        return path[len("file://") :]
+    return path if "://" in path else os.path.abspath(path)
+
+
+def _filesystem(path: str) -> tuple[fs.FileSystem, str]:
+    if "://" not in path:
+        return fs.LocalFileSystem(), path
+    return fs.FileSystem.from_uri(to_pyarrow_uri(path))
+
+
+def _locate(path: str) -> tuple[fs.FileSystem, str, str]:
+    """The file system, the path within it, and the prefix that turns the latter back into ``path``.
+
+    pyarrow drops the scheme and, for S3, keeps the bucket: ``s3://b/k`` is ``b/k``
+    with prefix ``s3://``, ``hdfs://nn:8020/d`` is ``/d`` with prefix ``hdfs://nn:8020``.
+    """
+    filesystem, inner = _filesystem(path)
+    if not path.endswith(inner):
+        raise InputError(f"{path}: cannot list this location")
+    return filesystem, inner, path[: len(path) - len(inner)]
+
+
+def pack_partitions(files: Sequence[InputFile], slots: int) -> list[list[InputFile]]:
+    """Largest file first into the lightest partition, about PARTITION_BYTES each."""
+    total = sum(f.size for f in files)
+    count = min(len(files), max(slots, math.ceil(total / PARTITION_BYTES)))
+    partitions: list[list[InputFile]] = [[] for _ in range(count)]
+    loads = [(0, i) for i in range(count)]
+    for file in sorted(files, key=lambda f: (-f.size, f.path)):
+        load, index = heapq.heappop(loads)
+        partitions[index].append(file)
+        heapq.heappush(loads, (load + max(file.size, 1), index))
+    return partitions
+
+
+# ---------------------------------------------------------------- reading records
+
+
+def read_input(file: InputFile, max_bytes: int) -> Iterator[InputRecord | WarcEnd]:
+    """The page records of one file, then a :class:`WarcEnd` (for every format)."""
+    readers = {"warc": _warc_records, "html": _html_records, "jsonl": _jsonl_records, "parquet": _parquet_records}
+    return readers[file.format](file, max_bytes)
+
+
+def _warc_records(file: InputFile, max_bytes: int) -> Iterator[InputRecord | WarcEnd]:
+    for item in iter_warc(file.path, max_bytes=max_bytes):
+        yield _from_warc(file.path, item) if isinstance(item, WarcPage) else item
+
+
+def _from_warc(path: str, page: WarcPage) -> InputRecord:
+    return InputRecord(
+        source_file=path,
+        record_type=page.record_type,
+        offset=page.offset,
+        url=page.url,
+        html=page.body,
+        length=page.length,
+        http_charset=page.charset,
+        content_type=page.content_type,
+        warc_record_id=page.warc_record_id,
+        warc_date=page.warc_date,
+        status=page.status,
+        error=page.error,
+    )
+
+
+def _html_records(file: InputFile, max_bytes: int) -> Iterator[InputRecord | WarcEnd]:
+    path = file.path
+    try:
+        with open_input(path) as stream:
+            raw = stream.read(max_bytes + 1)
+    except OSError as exc:
+        yield WarcEnd(path, {}, offset=0, error=f"cannot read: {exc}")
+        return
+    if len(raw) > max_bytes:
+        error = f"file over limits.max_bytes = {max_bytes}"
+        yield InputRecord(path, "html", 0, None, b"", file.size, status=Status.TOO_LARGE, error=error)
+    else:
+        coding = "gzip" if path.endswith(".gz") else None
+        payload = decode_payload(raw, transfer_encoding=None, content_encoding=coding, max_bytes=max_bytes)
+        yield InputRecord(path, "html", 0, None, payload.body, len(raw), status=payload.status, error=payload.error)
+    yield WarcEnd(path, {"html": 1})
+
+
+def _jsonl_records(file: InputFile, max_bytes: int) -> Iterator[InputRecord | WarcEnd]:
+    path = file.path
+    number = records = 0
+    try:
+        with open_input(path) as raw:
+            # pyarrow's streams cannot read lines; a buffered reader over them can.
+            lines = gzip.GzipFile(fileobj=raw) if path.endswith(".gz") else io.BufferedReader(raw)
+            for number, line in enumerate(lines, 1):
+                if line.strip():
+                    records += 1
+                    yield _jsonl_record(path, number, line, max_bytes)
+    except (OSError, EOFError, zlib.error) as exc:
+        # The line after the last one read is where the file broke.
+        yield WarcEnd(path, {"jsonl": records}, offset=number + 1, error=f"{type(exc).__name__}: {exc}")
+        return
+    yield WarcEnd(path, {"jsonl": records})
+
+
+def _jsonl_record(path: str, number: int, line: bytes, max_bytes: int) -> InputRecord:
+    try:
+        row = json.loads(line)
+    except ValueError as exc:  # not JSON, or not UTF-8
+        return InputRecord(path, "jsonl", number, None, "", len(line), status=Status.DECODE_ERROR, error=f"not JSON: {exc}")
+    if not isinstance(row, dict) or not isinstance(row.get("html"), str):
+        return InputRecord(path, "jsonl", number, None, "", len(line), status=Status.DECODE_ERROR, error="no html field")
+    return _text_record(path, "jsonl", number, row.get("url"), row["html"], max_bytes)
+
+
+def _parquet_records(file: InputFile, max_bytes: int) -> Iterator[InputRecord | WarcEnd]:
+    path = file.path
+    number = 0
+    try:
+        filesystem, inner = _filesystem(path)
+        with filesystem.open_input_file(inner) as handle:
+            table = pq.ParquetFile(handle)
+            columns = [c for c in ("url", "html") if c in table.schema_arrow.names]
+            if "html" not in columns:
+                yield WarcEnd(path, {}, offset=0, error="no html column")
+                return
+            for batch in table.iter_batches(batch_size=64, columns=columns):
+                urls = batch.column("url").to_pylist() if "url" in columns else [None] * batch.num_rows
+                for url, html in zip(urls, batch.column("html").to_pylist()):
+                    yield _text_record(path, "parquet", number, url, html or "", max_bytes)
+                    number += 1
+    except (OSError, pa.ArrowException) as exc:
+        yield WarcEnd(path, {"parquet": number}, offset=number, error=f"{type(exc).__name__}: {exc}")
+        return
+    yield WarcEnd(path, {"parquet": number})
+
+
+def _text_record(path: str, kind: str, offset: int, url: Any, html: bytes | str, max_bytes: int) -> InputRecord:
+    url = str(url) if url is not None else None
+    if len(html) > max_bytes:
+        return InputRecord(path, kind, offset, url, "", len(html), status=Status.TOO_LARGE, error=f"page over limits.max_bytes = {max_bytes}")
+    return InputRecord(path, kind, offset, url, html, len(html))
+
+
+# ---------------------------------------------------------------- extracting rows
+
+
+def extract_record(record: InputRecord, shared: Shared, extract_fn: ExtractFn) -> Extraction:
+    method = shared.config.method
+    if record.status is not None:
+        return Extraction.failed(record.status, record.error or record.status, method=method)
+    if _is_binary(record.content_type):
+        return Extraction.failed(Status.NOT_HTML, f"Content-Type {record.content_type}", method=method)
+    return extract_fn(record.html, record.url, config=shared.config, model=shared.model, http_charset=record.http_charset)
+
+
+def extract_rows(file: InputFile, shared: Shared, extract_fn: ExtractFn, counts: Counter[str]) -> Iterator[dict[str, Any]]:
+    """One row per page record of ``file``, plus one ``truncated`` row if reading broke."""
+    for item in read_input(file, shared.config.limits.max_bytes):
+        if isinstance(item, InputRecord):
+            yield page_row(item, extract_record(item, shared, extract_fn), shared.model_version)
+            continue
+        counts.update(item.counts)
+        if not item.complete:
+            yield stop_row(file.path, item, shared.model_version)
+
+
+def page_row(record: InputRecord, result: Extraction, model_version: str) -> dict[str, Any]:
+    return {
+        "url": record.url,
+        "warc_record_id": record.warc_record_id,
+        "warc_date": record.warc_date,
+        "record_type": record.record_type,
+        "source_file": record.source_file,
+        "offset": record.offset,
+        "content_type": record.content_type,
+        "http_charset": record.http_charset,
+        "encoding": result.encoding,
+        "title": result.title,
+        "text": result.text,
+        "lang": result.lang,
+        "status": result.status,
+        "error": result.error,
+        "block_path": result.block_path,
+        "method": result.method,
+        "bytes_in": record.length,
+        "chars_out": len(result.text),
+        "model_version": model_version,
+    }
+
+
+def stop_row(path: str, end: WarcEnd, model_version: str) -> dict[str, Any]:
+    """The row that stands for the unread rest of a file: where reading stopped, and why."""
+    row = dict.fromkeys(OUTPUT_SCHEMA.names)
+    row.update(source_file=path, offset=end.offset, status=TRUNCATED, error=end.error, title="", text="")
+    row.update(bytes_in=0, chars_out=0, model_version=model_version)
+    return row
+
+
+def _is_binary(content_type: str | None) -> bool:
+    return bool(content_type) and (content_type in BINARY_TYPES or content_type.startswith(BINARY_MEDIA))
+
+
+class _Batch:
+    """Rows gathered column by column until the batch is worth sending."""
+
+    def __init__(self) -> None:
+        self._reset()
+
+    def _reset(self) -> None:
+        self.columns: dict[str, list[Any]] = {name: [] for name in OUTPUT_SCHEMA.names}
+        self.rows = 0
+        self.chars = 0
+
+    def add(self, row: Mapping[str, Any]) -> None:
+        for name, values in self.columns.items():
+            values.append(row[name])
+        self.rows += 1
+        self.chars += row["chars_out"] or 0
+
+    @property
+    def full(self) -> bool:
+        return self.rows >= BATCH_ROWS or self.chars >= BATCH_CHARS
+
+    def flush(self) -> pa.RecordBatch:
+        batch = pa.RecordBatch.from_pydict(self.columns, schema=OUTPUT_SCHEMA)
+        self._reset()
+        return batch
+
+
+class _CounterParam(AccumulatorParam):
+    """Sums Counters from the tasks; a retried task's counts are added again."""
+
+    def zero(self, value: Counter[str]) -> Counter[str]:
+        return Counter()
+
+    def addInPlace(self, value1: Counter[str], value2: Counter[str]) -> Counter[str]:
+        value1.update(value2)
+        return value1
+
+
+@dataclass(frozen=True)
+class _Counters:
+    """Accumulators the tasks add to once per file: records read by type, rows written."""
+
+    records: Accumulator
+    rows: Accumulator
+
+    @classmethod
+    def create(cls, sc: Any) -> "_Counters":
+        return cls(sc.accumulator(Counter(), _CounterParam()), sc.accumulator(0))
+
+
+def map_files(
+    batches: Iterable[pa.RecordBatch], *, shared: Broadcast, extract_fn: ExtractFn, counters: _Counters
+) -> Iterator[pa.RecordBatch]:
+    """The ``mapInArrow`` function: batches of (path, format, size) in, batches of rows out."""
+    loaded: Shared = shared.value
+    batch = _Batch()
+    for files in batches:
+        for file in (InputFile(**row) for row in files.to_pylist()):
+            counts: Counter[str] = Counter()
+            rows = 0
+            for row in extract_rows(file, loaded, extract_fn, counts):
+                rows += 1
+                batch.add(row)
+                if batch.full:
+                    yield batch.flush()
+            counters.records.add(counts)
+            counters.rows.add(rows)
+    if batch.rows:
+        yield batch.flush()
+
+
+# ---------------------------------------------------------------- the run
+
+
+def run_extract(
+    spark: SparkSession, job: ExtractJob, *, model: Model | None = None, extract_fn: ExtractFn = extract
+) -> RunSummary:
+    """Extract every input page, write run_date's partition, and return the run's summary.
+
+    ``model`` defaults to the one at ``job.model_path`` (or the packaged one).
+    """
+    started = time.perf_counter()
+    files = list_inputs(job.inputs, job.input_format)
+    if model is None:
+        model = load_model(job.model_path, method=job.config.method)
+        # A model of the other method would fail every page: stop here instead.
+        check_model(model, job.config)
+    sc = spark.sparkContext
+    shared = sc.broadcast(Shared(job.config, model, str(model.version)))
+    counters = _Counters.create(sc)
+    partitions = pack_partitions(files, sc.defaultParallelism)
+    log.info("extract: %d %s files in %d partitions -> %s", len(files), job.input_format, len(partitions), job.output)
+    with _Progress(sc, counters.rows, started):
+        _write(_pages(spark, partitions, shared, extract_fn, counters), job)
+    records = dict(counters.records.value)
+    summary = _summarise(spark, job, files, records, str(model.version), time.perf_counter() - started)
+    write_summary(job.output, summary)
+    shared.unpersist()
+    return summary
+
+
+def _pages(
+    spark: SparkSession, partitions: list[list[InputFile]], shared: Broadcast, extract_fn: ExtractFn, counters: _Counters
+) -> DataFrame:
+    rows = [[(f.path, f.format, f.size) for f in part] for part in partitions]
+    # One list per slice, so that each partition gets exactly the files packed for it.
+    paths = spark.sparkContext.parallelize(rows, len(rows)).flatMap(lambda part: part)
+    frame = spark.createDataFrame(paths, "path string, format string, size long")
+    work = partial(map_files, shared=shared, extract_fn=extract_fn, counters=counters)
+    return frame.mapInArrow(work, from_arrow_schema(OUTPUT_SCHEMA))
+
+
+def _write(pages: DataFrame, job: ExtractJob) -> None:
+    (
+        pages.withColumn("run_date", F.lit(job.run_date))
+        .write.mode("overwrite")
+        # Dynamic: a re-run replaces its own run_date partition and leaves the others.
+        .option("partitionOverwriteMode", "dynamic")
+        .option("compression", "zstd")
+        .partitionBy("run_date")
+        .parquet(job.output)
+    )
+
+
+def _summarise(
+    spark: SparkSession, job: ExtractJob, files: list[InputFile], records: dict[str, int], model_version: str, wall: float
+) -> RunSummary:
+    written = spark.read.parquet(partition_path(job.output, job.run_date))
+    by_status = {r["status"]: r["count"] for r in written.groupBy("status").count().collect()}
+    errors = (
+        written.where(F.col("status") == TRUNCATED)
+        .select("source_file", "offset", "error")
+        .orderBy("source_file")
+        .limit(1000)
+        .collect()
+    )
+    pages = sum(n for status, n in by_status.items() if status != TRUNCATED)
+    return RunSummary(
+        run_date=job.run_date,
+        output=job.output,
+        input_format=job.input_format,
+        files=len(files),
+        records_by_type=dict(sorted(records.items())),
+        pages_by_status=dict(sorted(by_status.items())),
+        files_with_errors=[row.asDict() for row in errors],
+        pages=pages,
+        wall_seconds=round(wall, 3),
+        pages_per_second=round(pages / wall, 2) if wall > 0 else 0.0,
+        model_version=model_version,
+    )
+
+
+def partition_path(output: str, run_date: str) -> str:
+    return f"{output.rstrip('/')}/run_date={run_date}"
+
+
+def summary_path(output: str, run_date: str) -> str:
+    return f"{output.rstrip('/')}/_summary/run_date={run_date}/summary.json"
+
+
+def write_summary(output: str, summary: RunSummary) -> str:
+    """Write the summary beside the data; Spark skips ``_summary`` when it reads the output."""
+    path = _absolute(summary_path(output, summary.run_date))
+    filesystem, inner = _filesystem(path)
+    filesystem.create_dir(inner.rsplit("/", 1)[0], recursive=True)
+    with filesystem.open_output_stream(inner) as out:
+        out.write(json.dumps(summary.to_dict(), indent=1, sort_keys=True, default=str).encode("utf-8") + b"\n")
+    return path
+
+
+class _Progress:
+    """Logs finished tasks and rows written while the job runs, from a daemon thread.
+
+    Tasks report their accumulators when they finish, so the count moves task by task.
+    """
+
+    def __init__(self, sc: Any, rows: Accumulator, started: float) -> None:
+        self._sc = sc
+        self._rows = rows
+        self._started = started
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="webclean-progress", daemon=True)
+
+    def __enter__(self) -> "_Progress":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while not self._stop.wait(PROGRESS_SECONDS):
+            tracker = self._sc.statusTracker()
+            stages = [tracker.getStageInfo(s) for s in tracker.getActiveStageIds()]
+            done = sum(s.numCompletedTasks for s in stages if s)
+            total = sum(s.numTasks for s in stages if s)
+            rows = self._rows.value
+            elapsed = time.perf_counter() - self._started
+            log.info("progress: %d/%d tasks done, %d pages out, %.1f pages/s", done, total, rows, rows / elapsed)
+
+
+def _counts_text(counts: Mapping[str, int]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in counts.items()) or "none"
