@@ -84,7 +84,7 @@ class SVMParams:
 
 
 class TagClassifier:
-    """Min-max scaling and an SVM with balanced classes, C and γ by grid search."""
+    """Min-max scaling and an SVM, C and γ by grid search (balanced class weights by default)."""
 
     def __init__(
         self,
@@ -94,8 +94,10 @@ class TagClassifier:
         folds: int = 10,
         random_state: int = 0,
         n_jobs: int | None = None,
+        class_weight: str | None = "balanced",
     ) -> None:
         self.kernel = kernel
+        self.class_weight = class_weight
         self.c_grid = c_grid
         self.gamma_grid = gamma_grid
         self.folds = folds
@@ -115,7 +117,7 @@ class TagClassifier:
         pipeline = Pipeline(
             [
                 ("scale", MinMaxScaler()),
-                ("svm", SVC(kernel=self.kernel, class_weight="balanced", random_state=self.random_state)),
+                ("svm", SVC(kernel=self.kernel, class_weight=self.class_weight, random_state=self.random_state)),
             ]
         )
         grid: dict[str, list[float]] = {"svm__C": list(self.c_grid)}

@@ -84,9 +84,15 @@ class ClassifierConfig:
     c_grid: tuple[float, ...] = (0.1, 1.0, 10.0, 100.0, 1000.0)
     gamma_grid: tuple[float, ...] = (0.01, 0.1, 1.0, 10.0)
     samples_per_class: int = 2500
+    # "balanced": 1:1 classes, as the paper; "natural": the classes as the data has
+    # them (2 × samples_per_class in all); "auto": balanced for method paper,
+    # natural for svm, where it raised F1 on every dev set (docs/quality.md).
+    class_balance: str = "auto"
     random_state: int = 0
 
     def validate(self) -> None:
+        if self.class_balance not in ("auto", "balanced", "natural"):
+            raise ConfigError(f"classifier.class_balance must be auto, balanced or natural, not {self.class_balance!r}")
         if self.kernel not in ("rbf", "linear", "poly"):
             raise ConfigError(f"classifier.kernel must be rbf, linear or poly, not {self.kernel!r}")
         _check_range("classifier.folds", self.folds, 2, 100)

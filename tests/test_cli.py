@@ -1,0 +1,194 @@
+"""webclean.cli: the ``webclean`` command, in-process through main() and once as a process."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from webclean.cli import main
+from webclean.config import Config
+from webclean.extract import extract
+
+PARAGRAPHS = [
+    "The night bus along the river route returns on Monday after a year without service, the transport board said on Friday.",
+    "Buses will leave the central station every twenty minutes between midnight and five in the morning.",
+    "Shift workers at the hospital had asked for the route to come back since it was cut last spring.",
+]
+PAGE = (
+    "<html><head><meta charset='utf-8'><title>Night buses return</title></head><body>"
+    "<div class='nav'><a href='/'>Home</a> <a href='/news'>News</a> <a href='/contact'>Contact</a></div>"
+    "<div class='article'>" + "".join(f"<p>{p}</p>" for p in PARAGRAPHS) + "</div>"
+    "<div class='footer'><a href='/about'>About us</a> | <a href='/privacy'>Privacy</a></div></body></html>"
+)
+SMALL_TRAINING = ["--set", "classifier.folds=2", "--set", "classifier.c_grid=[1.0]", "--set", "classifier.gamma_grid=[0.1, 1.0]"]
+
+
+@pytest.fixture(autouse=True)
+def _no_config_file(tmp_path, monkeypatch):
+    # The CLI reads conf/webclean.toml from the working directory when it is there;
+    # run in an empty directory so that the defaults apply.
+    monkeypatch.chdir(tmp_path)
+
+
+@pytest.fixture
+def page_file(tmp_path: Path) -> Path:
+    path = tmp_path / "page.html"
+    path.write_bytes(PAGE.encode("utf-8"))
+    return path
+
+
+def expected_text() -> str:
+    return extract(PAGE.encode("utf-8")).text
+
+
+def _pages_jsonl(path: Path, count: int) -> Path:
+    """Pages with a gold text: prose paragraphs in an article, link lists and a footer around and inside it."""
+    words = "the council said a new bridge over the river would open next spring after two years of work on both banks".split()
+    rng = random.Random(0)
+    with gzip.open(path, "wt", encoding="utf-8") as handle:
+        for n in range(count):
+            paragraphs = [
+                " ".join(rng.choice(words) for _ in range(rng.randint(15, 30))).capitalize() + "." for _ in range(5)
+            ]
+            html = (
+                f"<html><head><title>Page {n}</title></head><body><div class='nav'><a href='/'>Home</a> <a href='/a'>Sport</a></div>"
+                "<div class='main'>" + "".join(f"<p>{p}</p>" for p in paragraphs)
+                + f"<p>More: <a href='/x{n}'>Weather today</a> <a href='/y{n}'>Market prices</a></p>"
+                + f"<p>Copyright © 2024 Gazette {n}</p><p>Contact: desk{n}@gazette.example</p></div></body></html>"
+            )
+            row = {"id": str(n), "source": "generated", "url": None, "lang": "en", "html": html, "text": "\n".join(paragraphs)}
+            handle.write(json.dumps(row) + "\n")
+    return path
+
+
+def test_extract_prints_the_text(page_file, capsys):
+    assert main(["extract", str(page_file)]) == 0
+    out, err = capsys.readouterr()
+    assert out == expected_text() + "\n"
+    assert PARAGRAPHS[0] in out
+    assert err == ""
+
+
+def test_extract_json_prints_one_object_a_page(page_file, tmp_path, capsys):
+    pdf = tmp_path / "file.pdf"
+    pdf.write_bytes(b"%PDF-1.4\n1 0 obj << >> endobj\n")
+    assert main(["extract", "--json", str(page_file), str(pdf)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2
+    first, second = (json.loads(line) for line in lines)
+    assert first["source"] == str(page_file)
+    assert first["status"] == "ok"
+    assert first["text"] == expected_text()
+    assert first["title"] == "Night buses return"
+    assert first["method"] == "svm"
+    assert second["status"] == "not_html"
+    assert second["text"] == ""
+
+
+def test_extract_reports_a_failed_page_on_stderr(tmp_path, capsys):
+    pdf = tmp_path / "file.pdf"
+    pdf.write_bytes(b"%PDF-1.4\n1 0 obj << >> endobj\n")
+    assert main(["extract", str(pdf)]) == 0
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "not_html" in err and "file.pdf" in err
+
+
+def test_extract_dash_reads_stdin(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(PAGE.encode("utf-8"))))
+    assert main(["extract", "-"]) == 0
+    assert capsys.readouterr().out == expected_text() + "\n"
+
+
+def test_extract_with_method_paper(page_file, capsys):
+    assert main(["extract", "--method", "paper", "--json", str(page_file)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["method"] == "paper"
+    assert result["text"] == extract(PAGE.encode("utf-8"), config=Config(method="paper")).text
+
+
+def test_train_then_evaluate_and_extract_with_the_model(tmp_path, page_file, capsys):
+    data = _pages_jsonl(tmp_path / "pages.jsonl.gz", 6)
+    model_dir = tmp_path / "model"
+    assert main(["train", "--input", str(data), "--output", str(model_dir), *SMALL_TRAINING]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["output"] == str(model_dir)
+    assert report["pages"] == 6
+    assert report["content_units"] > 0 and report["noise_units"] > 0
+    assert (model_dir / "model.json").is_file() and (model_dir / "arrays.npz").is_file()
+
+    summary_file = tmp_path / "summary.json"
+    assert main(["evaluate", "--input", str(data), "--model", str(model_dir), "--json", str(summary_file)]) == 0
+    table = capsys.readouterr().out
+    assert table.startswith("| set | pages | token F1 |")
+    assert "| generated | 6 |" in table
+    summary = json.loads(summary_file.read_text(encoding="utf-8"))
+    assert summary["all"]["pages"] == 6
+    assert 0.0 <= summary["all"]["token_f1"] <= 1.0
+
+    assert main(["extract", "--model", str(model_dir), str(page_file)]) == 0
+    assert capsys.readouterr().out.strip()
+
+
+@pytest.mark.parametrize(
+    ("override", "message"),
+    [
+        ("limits.no_such_key=1", "unknown configuration key 'limits.no_such_key'"),
+        ("limits.max_bytes=0", "limits.max_bytes = 0 is out of range"),
+        ("denoise.beta=forty", "denoise.beta must be a"),
+        ("method", "an override reads section.key=value"),
+    ],
+)
+def test_bad_set_is_a_clear_error(page_file, capsys, override, message):
+    assert main(["extract", str(page_file), "--set", override]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("webclean: ")
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_model_of_the_other_method_is_a_clear_error(page_file, capsys):
+    from webclean.model import MODELS_DIR
+
+    assert main(["extract", "--method", "paper", "--model", str(MODELS_DIR / "svm"), str(page_file)]) == 2
+    assert "--method paper" in capsys.readouterr().err
+
+
+def test_missing_model_directory_is_a_clear_error(page_file, tmp_path, capsys):
+    assert main(["extract", "--model", str(tmp_path / "nowhere"), str(page_file)]) == 2
+    assert "is missing" in capsys.readouterr().err
+
+
+def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "webclean.cli", *args], cwd=cwd, capture_output=True, text=True, encoding="utf-8"
+    )
+
+
+def test_as_a_process(page_file, tmp_path):
+    done = _run("extract", str(page_file), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == expected_text() + "\n"
+
+    bad = _run("extract", str(page_file), "--set", "limits.no_such_key=1", cwd=tmp_path)
+    assert bad.returncode == 2
+    assert bad.stdout == ""
+    assert "unknown configuration key" in bad.stderr
+
+
+def test_missing_input_file_is_a_clear_error(tmp_path, capsys):
+    page = tmp_path / "page.html"
+    page.write_text("<html><body><p>正文在这里，有很多字，应该被保留下来。</p></body></html>", encoding="utf-8")
+    # The missing file is reported and the next page is still extracted.
+    assert main(["extract", str(tmp_path / "missing.html"), str(page)]) == 1
+    captured = capsys.readouterr()
+    assert "missing.html" in captured.err
+    assert "No such file" in captured.err

@@ -1,0 +1,217 @@
+"""webclean.extract: one page in, one Extraction out, whatever the page is."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import webclean.extract
+from webclean.classifier import SVMParams
+from webclean.config import Config
+from webclean.extract import FEATURE_SET, extract
+from webclean.features import EXTENDED_FEATURE_NAMES, FEATURE_NAMES
+from webclean.lexicon import NoiseLexicon
+from webclean.model import Model, ModelError, default_model
+from webclean.result import Extraction, Status
+
+METHODS = ("svm", "paper")
+GBK_PAGE = Path(__file__).parent / "golden" / "zh-gbk-meta-gb2312" / "source.html"
+
+HEADING = "Night buses return to the river route"
+PARAGRAPHS = [
+    "The night bus along the river route returns on Monday after a year without service, the transport board said in a statement on Friday afternoon.",
+    "Buses will leave the central station every twenty minutes between midnight and five in the morning, stopping at the hospital, the university and the ferry terminal.",
+    "Shift workers at the hospital had asked for the route to come back since it was cut last spring, when the operator could not find enough drivers for the late hours.",
+    "The board said that six new drivers had finished their training and that the route would be reviewed again after six months of passenger counts.",
+]
+ARTICLE_ONLY = (
+    "<html><head><title>Night buses return | City Transport News</title></head><body>"
+    f"<div class='article'><h1>{HEADING}</h1>" + "".join(f"<p>{p}</p>" for p in PARAGRAPHS) + "</div></body></html>"
+)
+ARTICLE_WITH_NOISE = (
+    "<!DOCTYPE html><html><head><meta charset='utf-8'><title>Night buses return | City Transport News</title></head><body>"
+    "<div class='nav'><a href='/'>Home</a> <a href='/news'>News</a> <a href='/travel'>Travel</a> <a href='/contact'>Contact</a></div>"
+    f"<div class='article'><h1>{HEADING}</h1>" + "".join(f"<p>{p}</p>" for p in PARAGRAPHS) + "</div>"
+    "<div class='footer'><a href='/about'>About us</a> | <a href='/privacy'>Privacy</a> | <a href='/terms'>Terms</a></div>"
+    "</body></html>"
+)
+ZH_ARTICLE = (
+    "<html><head><meta charset='utf-8'><title>河道清淤工程下月开工</title></head><body>"
+    "<div class='nav'><a href='/'>首页</a> <a href='/news'>新闻</a> <a href='/about'>关于我们</a></div>"
+    "<div class='content'>"
+    "<p>记者从市水务局获悉，城区三条主要河道的清淤工程将于下月开工，预计工期四个月，汛期到来之前完成主体施工。</p>"
+    "<p>据介绍，这次清淤总长度约十二公里，施工期间将分段围堰作业，沿河步道部分路段会临时封闭，市民出行请留意现场提示。</p>"
+    "<p>水务局有关负责人表示，清淤完成后，河道的行洪能力将明显提高，沿岸低洼小区的积水问题也有望得到缓解。</p>"
+    "</div></body></html>"
+)
+# Every line is a link: no line counts for Step 1 under either method (r = 1 > θ).
+LINKS_ONLY = (
+    "<html><head><title>Site map</title></head><body><div class='nav'>"
+    + "".join(f"<p><a href='/s{i}'>Section number {i} of the site</a></p>" for i in range(12))
+    + "</div></body></html>"
+)
+
+
+def constant_model(method: str, label: int) -> Model:
+    """A model whose SVM calls every unit content (label 1) or noise (label 0)."""
+    feature_set = FEATURE_SET[method]
+    width = len(FEATURE_NAMES if feature_set == "paper" else EXTENDED_FEATURE_NAMES)
+    svm = SVMParams(
+        kernel="linear",
+        scale_min=np.zeros(width),
+        scale_factor=np.ones(width),
+        support_vectors=np.zeros((1, width)),
+        dual_coef=np.zeros(1),
+        intercept=1.0 if label == 1 else -1.0,
+        gamma=1.0,
+    )
+    return Model(NoiseLexicon(words={}, marks={}), svm, Config(method=method), feature_set)
+
+
+def test_pdf_bytes_are_not_html():
+    pdf = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n" + bytes(range(256))
+    result = extract(pdf)
+    assert result.status == Status.NOT_HTML
+    assert result.text == ""
+    assert "pdf" in result.error
+
+
+@pytest.mark.parametrize("data", [b"", b"  \r\n\t ", ""], ids=["no-bytes", "whitespace-bytes", "empty-str"])
+def test_empty_input_is_empty(data):
+    result = extract(data)
+    assert result.status == Status.EMPTY
+    assert result.text == ""
+    assert result.error
+
+
+@pytest.mark.parametrize("as_bytes", [True, False], ids=["bytes", "str"])
+def test_page_over_max_bytes_is_too_large(as_bytes):
+    config = Config().with_overrides(["limits.max_bytes=100"])
+    page = ARTICLE_WITH_NOISE.encode("utf-8") if as_bytes else ARTICLE_WITH_NOISE
+    result = extract(page, config=config)
+    assert result.status == Status.TOO_LARGE
+    assert result.text == ""
+    assert "max_bytes" in result.error
+    # The same page under the default limit is extracted.
+    assert extract(page).status == Status.OK
+
+
+def _assert_a_result(result: Extraction) -> None:
+    assert isinstance(result, Extraction)
+    assert result.status in Status.ALL
+    assert result.status != Status.ERROR, result.error
+    assert isinstance(result.text, str)
+    assert (result.status == Status.OK) == bool(result.text)
+
+
+# Random bytes, and random bytes behind a tag so that they reach the parser and Step 1.
+_BYTES = st.binary(max_size=3000) | st.binary(max_size=2000).map(lambda b: b"<html><body><div><p>" + b + b"</p>")
+_TEXT = st.text(max_size=2000) | st.text(max_size=1000).map(lambda t: f"<div><p>{t}</p><td>{t}<br>{t}</td></div>")
+
+
+@pytest.mark.parametrize("method", METHODS)
+@settings(max_examples=60, deadline=None)
+@given(data=_BYTES)
+def test_any_bytes_give_a_result(method, data):
+    _assert_a_result(extract(data, config=Config(method=method)))
+
+
+@pytest.mark.parametrize("method", METHODS)
+@settings(max_examples=40, deadline=None)
+@given(text=_TEXT)
+def test_any_text_gives_a_result(method, text):
+    _assert_a_result(extract(text, config=Config(method=method)))
+
+
+@pytest.mark.parametrize(
+    ("as_bytes", "as_str"),
+    [
+        (ZH_ARTICLE.encode("utf-8"), ZH_ARTICLE),
+        (GBK_PAGE.read_bytes(), GBK_PAGE.read_bytes().decode("gbk")),
+    ],
+    ids=["utf-8", "gbk"],
+)
+@pytest.mark.parametrize("method", METHODS)
+def test_str_and_bytes_give_the_same_text(method, as_bytes, as_str):
+    config = Config(method=method)
+    from_bytes, from_str = extract(as_bytes, config=config), extract(as_str, config=config)
+    assert from_bytes.status == from_str.status == Status.OK
+    assert from_bytes.text == from_str.text
+    assert from_bytes.title == from_str.title
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_every_unit_noise_gives_empty_with_a_reason(method):
+    result = extract(ARTICLE_ONLY, config=Config(method=method), model=constant_model(method, 0))
+    assert result.status == Status.EMPTY
+    assert result.text == ""
+    assert "noise" in result.error
+    assert result.block_path  # the block was found; its units were all dropped
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_page_of_links_only_is_empty_with_a_reason(method):
+    result = extract(LINKS_ONLY, config=Config(method=method))
+    assert result.status == Status.EMPTY
+    assert result.text == ""
+    assert result.error
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_text_is_the_kept_units_one_a_line_in_document_order(method):
+    # A model that keeps every unit: the text is then exactly the block's units.
+    result = extract(ARTICLE_ONLY, config=Config(method=method), model=constant_model(method, 1))
+    lines = result.text.split("\n")
+    # The paper's units are <p> and <a> only; the improved method's are all lines.
+    assert lines == (PARAGRAPHS if method == "paper" else [HEADING, *PARAGRAPHS])
+
+
+def test_packaged_model_keeps_paragraphs_as_lines_in_order():
+    lines = extract(ARTICLE_WITH_NOISE).text.split("\n")
+    assert [line for line in lines if line in PARAGRAPHS] == PARAGRAPHS
+    assert "About us" not in "\n".join(lines)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_title_is_filled(method):
+    result = extract(ARTICLE_WITH_NOISE, config=Config(method=method))
+    assert result.title == "Night buses return | City Transport News"
+    assert result.method == method
+
+
+def test_extraction_is_frozen():
+    result = extract(ARTICLE_WITH_NOISE)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.text = "something else"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(("method", "other"), [("svm", "paper"), ("paper", "svm")])
+def test_model_of_the_other_method_is_refused(method, other):
+    with pytest.raises(ModelError, match=f"--method {method}"):
+        extract(ARTICLE_WITH_NOISE, config=Config(method=method), model=default_model(other))
+
+
+def test_slow_step_times_out(monkeypatch):
+    calls = []
+
+    def slow_denoise(*args, **kwargs):
+        calls.append(1)
+        stop = time.monotonic() + 60  # bounded: if the limit never fires, the test fails instead of hanging
+        while time.monotonic() < stop:
+            time.sleep(0.01)
+        return ["not interrupted"]
+
+    monkeypatch.setattr(webclean.extract, "denoise", slow_denoise)
+    config = Config().with_overrides(["limits.timeout_seconds=0.2"])
+    model = default_model("svm")  # loaded outside the limit, so only the slow step can exceed it
+    result = extract(ARTICLE_WITH_NOISE, config=config, model=model)
+    assert calls, "the patched step was not reached"
+    assert result.status == Status.TIMEOUT
+    assert result.text == ""
+    assert "timeout_seconds" in result.error
