@@ -128,17 +128,17 @@ def cross_validate(pages: Iterable[Page], config: Config, folds: int) -> Evaluat
     from webclean.training import train
 
     pages = list(pages)
-    fold_of = [_fold(page, folds) for page in pages]
+    page_folds = [fold_of(page, folds) for page in pages]
     evaluation = Evaluation()
     for fold in range(folds):
-        held_out = [p for p, f in zip(pages, fold_of) if f == fold]
+        held_out = [p for p, f in zip(pages, page_folds) if f == fold]
         if not held_out:
             continue
-        model, _ = train((p for p, f in zip(pages, fold_of) if f != fold), config)
+        model, _ = train((p for p, f in zip(pages, page_folds) if f != fold), config)
         evaluation.results.extend(evaluate(held_out, config, model).results)
     return evaluation
 
 
-def _fold(page: Page, folds: int) -> int:
+def fold_of(page: Page, folds: int) -> int:
     digest = hashlib.sha256(page.html.encode("utf-8", "replace")).digest()
     return int.from_bytes(digest[:8], "big") % folds
