@@ -13,6 +13,9 @@ A run of the extract job, in order:
    read to its end adds one row with status ``truncated`` that says where it stopped.
 5. The rows are written as Parquet partitioned by ``run_date``, overwriting only that
    partition, and a summary is printed and written to ``_summary/`` beside them.
+
+The last section holds the training jobs (jobs/train.py, jobs/lexicon.py):
+webclean.training's stages with the per-page work in executors.
 """
 
 from __future__ import annotations
@@ -38,20 +41,36 @@ from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 from pyarrow import fs
-from pyspark import Accumulator, AccumulatorParam, Broadcast
+from pyspark import RDD, Accumulator, AccumulatorParam, Broadcast, StorageLevel
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql.pandas.types import from_arrow_schema
 
 import webclean
 from webclean.config import Config
-from webclean.extract import check_model, extract
+from webclean.datasets import Page
+from webclean.extract import FEATURE_SET, check_model, extract
+from webclean.features import feature_matrix
+from webclean.lexicon import NoiseLexicon, TermCounts, build_lexicon
 from webclean.model import Model, load_model
 from webclean.result import Status
 from webclean.result import Extraction, Status
+from webclean.tokenize import special_marks, words
+from webclean.training import (
+    CONTENT,
+    MIXED,
+    NOISE,
+    LabelledPage,
+    TrainReport,
+    choose_sample,
+    fit_sample,
+    label_page,
+    with_metadata,
+)
 from webclean.warc import WarcEnd, WarcPage, decode_payload, iter_warc, open_input, to_pyarrow_uri
 
 log = logging.getLogger("webclean.spark")
@@ -741,3 +760,283 @@ class _Progress:
 
 def _counts_text(counts: Mapping[str, int]) -> str:
     return ", ".join(f"{k} {v}" for k, v in counts.items()) or "none"
+
+
+# ================================================================ training and the lexicon
+#
+# jobs/train.py and jobs/lexicon.py. Pages are read, parsed, located and labelled in
+# executors (training.label_page) and kept cached for the three passes over them:
+# the word count of n_i and h_i, the labels, and the feature rows of the sample.
+# The driver builds the lexicon, draws the sample and fits the SVM with the library's
+# own functions. A page is keyed by (input file index, line number), the order in which
+# datasets.read_pages reads it, so that the driver draws exactly the sample that
+# `webclean train` draws and the two give the same model for the same input.
+
+PageKey = tuple[int, int]
+WORD, MARK = "word", "mark"
+# Reading a page costs far less than parsing and locating it, so the pages are spread
+# over at least two slices per core, and more for large inputs (compressed bytes).
+TRAIN_SLICE_BYTES = 8 << 20
+TOP_WORDS = 20
+LEXICON_CHANGES_FILE = "lexicon-changes.json"
+
+
+def read_training_file(index: int, path: str) -> Iterator[tuple[PageKey, Page]]:
+    """The pages of one JSON Lines file of pages with gold, as datasets.read_pages reads them."""
+    source = PurePosixPath(path).name.split(".")[0]
+    with open_input(path) as raw:
+        # pyarrow's streams cannot read lines; a buffered reader over them can.
+        lines = gzip.GzipFile(fileobj=raw) if path.endswith(".gz") else io.BufferedReader(raw)
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except ValueError as exc:
+                # Training data is curated: a bad line fails the job, as it fails `webclean train`.
+                raise ValueError(f"{path}:{number}: not JSON: {exc}") from exc
+            yield (index, number), Page.from_json(row, source=source)
+
+
+def labelled_pages(spark: SparkSession, files: Sequence[InputFile], config: Config) -> RDD:
+    """(PageKey, LabelledPage) for every page of ``files``, labelled in executors."""
+    sc = spark.sparkContext
+    indexed = [(i, f.path) for i, f in enumerate(files)]
+    slices = max(2 * sc.defaultParallelism, math.ceil(sum(f.size for f in files) / TRAIN_SLICE_BYTES))
+    log.info("train: labelling the pages of %d files in %d slices", len(files), slices)
+    return (
+        sc.parallelize(indexed, len(indexed))
+        .flatMap(lambda item: read_training_file(*item))
+        .repartition(slices)
+        .mapValues(partial(label_page, config=config))
+    )
+
+
+def _unit_terms(page: LabelledPage) -> Iterator[tuple[tuple[str, str], tuple[int, int]]]:
+    """((kind, term), (n, h)) for each word and mark of each content or noise unit."""
+    for item in page.units:
+        if item.label == MIXED:
+            continue
+        noise = item.label == NOISE
+        text = item.unit.text
+        for kind, counts in ((WORD, Counter(words(text))), (MARK, special_marks(text))):
+            for term, count in counts.items():
+                yield (kind, term), ((count, 0) if noise else (0, count))
+
+
+def _add_pairs(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    return a[0] + b[0], a[1] + b[1]
+
+
+def term_counts(labelled: RDD, *, prune: bool = True) -> TermCounts:
+    """n_i and h_i by a word count over (kind, term); equal to training.count_terms.
+
+    With ``prune``, terms never seen in noise stay in the executors: their p_i is 0, so
+    they cannot enter the lexicon, and they are most of a vocabulary. The lexicon built
+    from pruned counts is the same.
+    """
+    pairs = labelled.values().flatMap(_unit_terms).reduceByKey(_add_pairs)
+    if prune:
+        pairs = pairs.filter(lambda item: item[1][0] > 0)
+    counts = TermCounts()
+    for (kind, term), (n, h) in pairs.collect():
+        noise, content = (counts.noise_words, counts.content_words) if kind == WORD else (counts.noise_marks, counts.content_marks)
+        if n:
+            noise[term] = n
+        if h:
+            content[term] = h
+    return counts
+
+
+@dataclass(frozen=True)
+class LabelIndex:
+    """The label of every unit in read order, and where each page's units start in it."""
+
+    keys: list[PageKey]
+    starts: np.ndarray  # starts[i]: position of page i's first unit in ``labels``
+    labels: np.ndarray
+    pages_with_block: int
+
+    def locate(self, chosen: np.ndarray) -> dict[PageKey, list[tuple[int, int]]]:
+        """For each page with units in ``chosen``: (unit within the page, row in the sample)."""
+        pages = np.searchsorted(self.starts, chosen, side="right") - 1
+        picks: dict[PageKey, list[tuple[int, int]]] = {}
+        for row, (unit, page) in enumerate(zip(chosen, pages)):
+            picks.setdefault(self.keys[page], []).append((int(unit - self.starts[page]), row))
+        return picks
+
+    def report(self) -> TrainReport:
+        labels = self.labels
+        return TrainReport(
+            pages=len(self.keys),
+            pages_with_block=self.pages_with_block,
+            content_units=int((labels == CONTENT).sum()),
+            noise_units=int((labels == NOISE).sum()),
+            mixed_units=int((labels == MIXED).sum()),
+        )
+
+
+def _page_labels(item: tuple[PageKey, LabelledPage]) -> tuple[PageKey, bool, bytes]:
+    key, page = item
+    return key, page.block_found, np.asarray([u.label for u in page.units], dtype=np.int8).tobytes()
+
+
+def label_index(labelled: RDD) -> LabelIndex:
+    """Collect one byte per unit: the driver draws the sample from all the labels, as train does."""
+    rows = sorted(labelled.map(_page_labels).collect(), key=lambda row: row[0])
+    per_page = [np.frombuffer(labels, dtype=np.int8) for _, _, labels in rows]
+    sizes = np.asarray([len(p) for p in per_page], dtype=np.int64)
+    return LabelIndex(
+        keys=[key for key, _, _ in rows],
+        starts=np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64) if rows else np.zeros(0, np.int64),
+        labels=np.concatenate(per_page).astype(np.int64) if per_page else np.zeros(0, np.int64),
+        pages_with_block=sum(found for _, found, _ in rows),
+    )
+
+
+def _sample_rows(
+    item: tuple[PageKey, LabelledPage], shared: Broadcast, feature_set: str
+) -> list[tuple[int, list[float]]]:
+    picks, lexicon = shared.value
+    key, page = item
+    chosen = picks.get(key)
+    if not chosen:
+        return []
+    X = feature_matrix([page.units[unit].unit for unit, _ in chosen], lexicon, feature_set)
+    return [(row, list(values)) for (_, row), values in zip(chosen, X.tolist())]
+
+
+def sample_matrix(labelled: RDD, index: LabelIndex, chosen: np.ndarray, lexicon: NoiseLexicon, feature_set: str) -> np.ndarray:
+    """The feature rows of the sample ``chosen``, computed in executors, in sample order."""
+    shared = labelled.context.broadcast((index.locate(chosen), lexicon))
+    try:
+        rows = labelled.flatMap(partial(_sample_rows, shared=shared, feature_set=feature_set)).collect()
+    finally:
+        shared.unpersist()
+    if len(rows) != len(chosen):
+        raise RuntimeError(f"the executors returned {len(rows)} sample rows for {len(chosen)} chosen units")
+    return np.asarray([values for _, values in sorted(rows, key=lambda row: row[0])], dtype=np.float64)
+
+
+def fit_on_spark(labelled: RDD, lexicon: NoiseLexicon, config: Config) -> tuple[Model, TrainReport]:
+    """training.fit_on_units with the feature rows computed in executors."""
+    index = label_index(labelled)
+    chosen = choose_sample(index.labels, config)
+    X = sample_matrix(labelled, index, chosen, lexicon, FEATURE_SET[config.method])
+    log.info("train: %d units labelled, fitting the SVM on %d rows", len(index.labels), len(chosen))
+    return fit_sample(X, index.labels, chosen, lexicon, config, index.report())
+
+
+def train_on_spark(
+    spark: SparkSession, files: Sequence[InputFile], config: Config, sources: Sequence[str] = ()
+) -> tuple[Model, TrainReport]:
+    """training.train on a cluster: the same model for the same pages, with the same metadata."""
+    labelled = labelled_pages(spark, files, config).persist(StorageLevel.MEMORY_AND_DISK)
+    try:
+        lexicon = build_lexicon(term_counts(labelled), config.lexicon)
+        log.info("train: lexicon of %d words and %d marks", len(lexicon.words), len(lexicon.marks))
+        model, report = fit_on_spark(labelled, lexicon, config)
+    finally:
+        labelled.unpersist()
+    return with_metadata(model, report, sources), report
+
+
+@dataclass(frozen=True)
+class LexiconChanges:
+    """What a rebuilt lexicon changed: terms added (new weight) and removed (old weight)."""
+
+    derived_from: str
+    refit: bool
+    words_before: int
+    words_after: int
+    words_added: dict[str, float]
+    words_removed: dict[str, float]
+    marks_added: dict[str, float]
+    marks_removed: dict[str, float]
+    top_words: list[dict[str, Any]]  # word, weight, old_weight (None when new)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def to_text(self) -> str:
+        lines = [
+            f"lexicon from model {self.derived_from}: {self.words_before} -> {self.words_after} words "
+            f"(+{len(self.words_added)} -{len(self.words_removed)}), marks +{len(self.marks_added)} "
+            f"-{len(self.marks_removed)}; classifier {'refitted' if self.refit else 'kept'}",
+            "words added:   " + _terms_text(self.words_added),
+            "words removed: " + _terms_text(self.words_removed),
+            "marks added:   " + _terms_text(self.marks_added),
+            "marks removed: " + _terms_text(self.marks_removed),
+            f"top {len(self.top_words)} words by weight:",
+        ]
+        for top in self.top_words:
+            old = "new" if top["old_weight"] is None else f"was {top['old_weight']:.2f}"
+            lines.append(f"  {top['word']:<24} {top['weight']:9.2f}  ({old})")
+        return "\n".join(lines)
+
+
+def compare_lexicons(old: NoiseLexicon, new: NoiseLexicon, derived_from: str, refit: bool, top: int = TOP_WORDS) -> LexiconChanges:
+    heaviest = sorted(new.words.items(), key=lambda item: (-item[1], item[0]))[:top]
+    return LexiconChanges(
+        derived_from=derived_from,
+        refit=refit,
+        words_before=len(old.words),
+        words_after=len(new.words),
+        words_added=_heaviest_first(new.words, set(new.words) - set(old.words)),
+        words_removed=_heaviest_first(old.words, set(old.words) - set(new.words)),
+        marks_added=_heaviest_first(new.marks, set(new.marks) - set(old.marks)),
+        marks_removed=_heaviest_first(old.marks, set(old.marks) - set(new.marks)),
+        top_words=[{"word": w, "weight": weight, "old_weight": old.words.get(w)} for w, weight in heaviest],
+    )
+
+
+def _heaviest_first(weights: Mapping[str, float], terms: set[str]) -> dict[str, float]:
+    return {t: weights[t] for t in sorted(terms, key=lambda t: (-weights[t], t))}
+
+
+def _terms_text(terms: Mapping[str, float], shown: int = 15) -> str:
+    text = ", ".join(f"{t} ({w:.2f})" for t, w in list(terms.items())[:shown])
+    more = len(terms) - shown
+    return (text + (f", and {more} more" if more > 0 else "")) or "none"
+
+
+def rebuild_lexicon(
+    spark: SparkSession, files: Sequence[InputFile], model: Model, *, refit: bool = False, sources: Sequence[str] = ()
+) -> tuple[Model, LexiconChanges]:
+    """A new noise lexicon from ``files`` with the model's config; the classifier kept or refitted.
+
+    A kept classifier keeps its scaling and support vectors, learned on the old lexicon's
+    T and S; ``refit`` fits it again on these pages, which is training with the model's config.
+    """
+    config = model.config
+    labelled = labelled_pages(spark, files, config).persist(StorageLevel.MEMORY_AND_DISK)
+    try:
+        lexicon = build_lexicon(term_counts(labelled), config.lexicon)
+        if refit:
+            fitted, report = fit_on_spark(labelled, lexicon, config)
+            svm, trained_on = fitted.svm, list(sources)
+        else:
+            report = _kept_classifier_report(label_index(labelled).report(), model.metadata.get("report", {}), lexicon)
+            svm, trained_on = model.svm, list(model.metadata.get("trained_on", []))
+    finally:
+        labelled.unpersist()
+    metadata = {"trained_on": trained_on, "lexicon_from": list(sources), "derived_from": model.version, "report": report.to_dict()}
+    new = Model(lexicon=lexicon, svm=svm, config=config, feature_set=model.feature_set, metadata=metadata)
+    return new, compare_lexicons(model.lexicon, lexicon, model.version, refit)
+
+
+def _kept_classifier_report(report: TrainReport, old: Mapping[str, Any], lexicon: NoiseLexicon) -> TrainReport:
+    """Units counted on the new pages; the classifier's figures are those of the old fit."""
+    for name in ("samples_per_class", "training_samples", "cv_accuracy", "best_params"):
+        if name in old:
+            setattr(report, name, old[name])
+    report.lexicon_words = len(lexicon.words)
+    report.lexicon_marks = len(lexicon.marks)
+    return report
+
+
+def write_lexicon_changes(changes: LexiconChanges, directory: str | Path) -> Path:
+    """Write the changes beside the model; load_model reads only its own two files."""
+    path = Path(directory) / LEXICON_CHANGES_FILE
+    path.write_text(json.dumps(changes.to_dict(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return path
