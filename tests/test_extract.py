@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 import dataclasses
 import time
 from pathlib import Path
@@ -15,7 +17,7 @@ import webclean.extract
 from webclean.classifier import SVMParams
 from webclean.config import Config
 from webclean.extract import FEATURE_SET, extract
-from webclean.features import EXTENDED_FEATURE_NAMES, FEATURE_NAMES
+from webclean.features import FEATURE_WIDTHS
 from webclean.lexicon import NoiseLexicon
 from webclean.model import Model, ModelError, default_model
 from webclean.result import Extraction, Status
@@ -61,7 +63,7 @@ LINKS_ONLY = (
 def constant_model(method: str, label: int) -> Model:
     """A model whose SVM calls every unit content (label 1) or noise (label 0)."""
     feature_set = FEATURE_SET[method]
-    width = len(FEATURE_NAMES if feature_set == "paper" else EXTENDED_FEATURE_NAMES)
+    width = FEATURE_WIDTHS[feature_set]
     svm = SVMParams(
         kernel="linear",
         scale_min=np.zeros(width),
@@ -207,7 +209,7 @@ def test_slow_step_times_out(monkeypatch):
             time.sleep(0.01)
         return ["not interrupted"]
 
-    monkeypatch.setattr(webclean.extract, "denoise", slow_denoise)
+    monkeypatch.setattr(importlib.import_module("webclean.extract"), "denoise", slow_denoise)
     config = Config().with_overrides(["limits.timeout_seconds=0.2"])
     model = default_model("svm")  # loaded outside the limit, so only the slow step can exceed it
     result = extract(ARTICLE_WITH_NOISE, config=config, model=model)

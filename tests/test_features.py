@@ -49,3 +49,26 @@ def test_feature_matrix_is_t_s_l_p_r():
     assert tuple(more[3:]) == (0.5, 1.0)
     first = X[0]
     assert first[1] == 0.5  # one "，", and it ends with 。
+
+
+def test_context_features_place_lines_around_the_prose():
+    from lxml import html as lxml_html
+
+    from webclean.config import Config
+    from webclean.extract import locate_units
+    from webclean.features import CONTEXT_FEATURE_NAMES
+
+    prose = "A sentence of the article that goes on for a while. " * 3
+    page = lxml_html.document_fromstring(
+        "<html><body><div><h1>Title</h1>"
+        f"<p>{prose}</p><p>{prose}</p>"
+        "<div><div><p>A comment, nested deeper.</p></div></div></div></body></html>"
+    )
+    _, units = locate_units(page, Config(method="svm"))
+    assert [u.span for u in units] == [-1, 0, 0, 1]
+    assert [u.depth_offset for u in units] == [0, 0, 0, 2]
+    lexicon = NoiseLexicon(words={}, marks={})
+    X = feature_matrix(units, lexicon, "context")
+    assert X.shape == (4, len(CONTEXT_FEATURE_NAMES))
+    ends = CONTEXT_FEATURE_NAMES.index("sentence_ends")
+    assert X[1, ends] > X[0, ends] == 0.0

@@ -17,3 +17,13 @@ def test_import_webclean_does_not_import_pyspark():
     )
     result = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def test_extract_stays_the_function_after_its_module_is_imported():
+    code = (
+        "import importlib, webclean\n"
+        "module = importlib.import_module('webclean.extract')\n"
+        "import webclean.spark\n"
+        "assert webclean.extract is module.extract, webclean.extract"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -48,6 +48,8 @@ def _rewrite_arrays(directory: Path, arrays: dict[str, np.ndarray]) -> None:
     (directory / "arrays.npz").write_bytes(buffer.getvalue())
     document = json.loads((directory / "model.json").read_text(encoding="utf-8"))
     document["arrays_sha256"] = hashlib.sha256(buffer.getvalue()).hexdigest()
+    body = {k: v for k, v in document.items() if k not in ("format_version", "metadata", "arrays_sha256")}
+    document["metadata"]["version"] = hashlib.sha256(json.dumps(body, sort_keys=True).encode() + buffer.getvalue()).hexdigest()[:12]
     (directory / "model.json").write_text(json.dumps(document), encoding="utf-8")
 
 
@@ -105,6 +107,14 @@ def test_missing_directory_is_refused(tmp_path):
 def test_model_json_that_is_not_json_is_refused(saved):
     (saved / "model.json").write_text("{ not json", encoding="utf-8")
     with pytest.raises(ModelError, match="JSON"):
+        load_model(saved)
+
+
+def test_an_edited_model_json_is_refused(saved):
+    document = json.loads((saved / "model.json").read_text(encoding="utf-8"))
+    document["config"]["denoise"]["beta"] = 41
+    (saved / "model.json").write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(ModelError, match="edited"):
         load_model(saved)
 
 

@@ -4,8 +4,7 @@
     >>> result = webclean.extract(html_bytes, url)
     >>> result.status, result.title, result.text
 
-The names below load on first use, so ``import webclean`` stays cheap in a Spark
-driver that only plans the job.
+The other names load on first use.
 """
 
 from __future__ import annotations
@@ -13,19 +12,23 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+# Imported eagerly: the function shares its name with its module, and a lazy import
+# would leave ``webclean.extract`` bound to the module once anything imported
+# ``webclean.extract`` as a module (webclean.spark does).
+from webclean.extract import extract
+
 _EXPORTS = {
     "Config": "webclean.config",
     "ConfigError": "webclean.config",
     "load_config": "webclean.config",
     "Extraction": "webclean.result",
     "Status": "webclean.result",
-    "extract": "webclean.extract",
     "Model": "webclean.model",
     "ModelError": "webclean.model",
     "load_model": "webclean.model",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = sorted([*_EXPORTS, "extract"])
 __version__ = "0.1.0"
 
 

@@ -15,6 +15,8 @@ import numpy as np
 
 CONTENT = 1
 NOISE = 0
+KERNELS = ("rbf", "linear", "poly")
+_CHUNK = 2048
 
 
 @dataclass(frozen=True)
@@ -37,7 +39,11 @@ class SVMParams:
         if X.shape[0] == 0:
             return np.zeros(0)
         Z = (X - self.scale_min) * self.scale_factor
-        return self._kernel(Z) @ self.dual_coef + self.intercept
+        # In chunks: a page of 200,000 tags must not build a kernel matrix of gigabytes,
+        # and the page's time limit can interrupt between chunks.
+        return np.concatenate(
+            [self._kernel(Z[i : i + _CHUNK]) @ self.dual_coef + self.intercept for i in range(0, len(Z), _CHUNK)]
+        )
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         return (self.decision_function(X) > 0).astype(np.int64)
@@ -70,6 +76,8 @@ class SVMParams:
 
     @classmethod
     def from_data(cls, scalars: Mapping[str, Any], arrays: Mapping[str, np.ndarray]) -> "SVMParams":
+        if scalars.get("kernel") not in KERNELS:
+            raise ValueError(f"unknown kernel {scalars.get('kernel')!r}")
         return cls(
             kernel=str(scalars["kernel"]),
             intercept=float(scalars["intercept"]),

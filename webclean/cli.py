@@ -21,6 +21,7 @@ DEFAULT_CONFIG_FILE = Path("conf/webclean.toml")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _one_blas_thread()
     parser = _parser()
     args = parser.parse_args(argv)
     try:
@@ -31,6 +32,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+
+
+def _one_blas_thread() -> None:
+    """The SVM's kernel is a small matrix product: a second BLAS thread only spins,
+    and doubled the CPU time per page in benchmarks/speed.py."""
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=1, user_api="blas")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -66,7 +75,7 @@ def _common(parser: argparse.ArgumentParser, *, model: bool) -> None:
     parser.add_argument(
         "--set", action="append", default=[], metavar="SECTION.KEY=VALUE", help="override one setting; repeatable"
     )
-    parser.add_argument("--method", help="the extraction method (paper or svm)")
+    parser.add_argument("--method", help="the extraction method: svm, paper, blocks, ladom or mlp")
     if model:
         parser.add_argument("--model", type=Path, metavar="MODEL_DIR", help="a trained model (default: the packaged one)")
 
@@ -103,7 +112,9 @@ def _run_extract(args: argparse.Namespace, config: Config) -> int:
             continue
         result = extract(data, args.url, config=config, model=model)
         if args.json:
-            print(json.dumps({"source": name, **result.to_dict()}, ensure_ascii=False))
+            # "source" names the input file here; the page's own source (来源) is "page_source".
+            row = {**result.to_dict(), "page_source": result.source, "source": name}
+            print(json.dumps(row, ensure_ascii=False))
         else:
             if not result.ok:
                 print(f"webclean: {name}: {result.status}: {result.error}", file=sys.stderr)

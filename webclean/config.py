@@ -24,7 +24,9 @@ class ConfigError(ValueError):
     """A configuration that cannot be used: unknown key, wrong type or out of range."""
 
 
-METHODS = ("paper", "svm")
+# "paper" and "svm" are the SVM method of seed 000 (method.md); the others are the
+# systems of the other seed documents (webclean/methods/).
+METHODS = ("paper", "svm", "blocks", "ladom", "mlp")
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from lxml import html as lxml_html
 from webclean.lexicon import NoiseLexicon
 from webclean.segment import Line
 from webclean.locate import link_ratio, text_length
-from webclean.tokenize import special_marks, words
+from webclean.tokenize import ends_sentence, special_marks, split_sentences, words
 
 SAMPLE_TAGS = frozenset({"p", "a"})
 TABLE_CELL = "td"
@@ -43,6 +43,11 @@ class Unit:
     prev_length: int = 0
     next_length: int = 0
     neighbour_link_ratio: float = 0.0
+    # Context of the "context" feature set (method svm); see context_row.
+    depth: int = 0  # block-level elements between the block and the line's owner
+    depth_offset: int = 0  # |depth - the depth that holds most of the block's prose|
+    span: int = 0  # -1 before the block's first long paragraph, 1 after its last one, 0 between
+    window_length: float = 0.0  # mean log(1 + length) of the lines up to WINDOW away
 
     @property
     def is_sample(self) -> bool:
@@ -156,26 +161,80 @@ def extended_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
     ]
 
 
+CONTEXT_FEATURE_NAMES = (
+    *EXTENDED_FEATURE_NAMES,
+    "sentence_ends",
+    "punct_density",
+    "log_depth",
+    "log_depth_offset",
+    "before_span",
+    "after_span",
+    "window_length",
+)
+
+
+def context_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
+    """The extended features and more of the line's own text and its place (method svm).
+
+    Departure from the paper, measured in docs/quality.md ("Changes to method svm,
+    measured"): the five features and the line's kind say little about a line of
+    prose in a comment or a one-word label between paragraphs. Language-agnostic
+    signs of prose (how many sentences end in the text, how dense its punctuation
+    is), how deep the line sits below the block, whether it comes before the first or
+    after the last long paragraph of the block (content clusters between them) and
+    the length of the lines around it add that context. Comments and boxes nest
+    deeper (or shallower) than the article's paragraphs: the depth offset says so.
+    """
+    length = text_length(text)
+    ends = sum(1 for piece in split_sentences(text) if ends_sentence(piece))
+    marks = sum(special_marks(text).values())
+    return [
+        *extended_row(unit, text, lexicon),
+        math.log1p(ends),
+        marks / length if length else 0.0,
+        math.log1p(unit.depth),
+        math.log1p(unit.depth_offset),
+        float(unit.span < 0),
+        float(unit.span > 0),
+        unit.window_length,
+    ]
+
+
 FEATURE_SETS: dict[str, Callable[[Unit, str, NoiseLexicon], list[float]]] = {
     "paper": paper_row,
     "extended": extended_row,
+    "context": context_row,
 }
+FEATURE_WIDTHS = {"paper": len(FEATURE_NAMES), "extended": len(EXTENDED_FEATURE_NAMES), "context": len(CONTEXT_FEATURE_NAMES)}
 
 
 def feature_matrix(units: Sequence[Unit], lexicon: NoiseLexicon, feature_set: str = "paper") -> np.ndarray:
     row = FEATURE_SETS[feature_set]
     rows = [row(u, u.text, lexicon) for u in units]
-    width = len(FEATURE_NAMES if feature_set == "paper" else EXTENDED_FEATURE_NAMES)
+    width = FEATURE_WIDTHS[feature_set]
     return np.asarray(rows, dtype=np.float64).reshape(len(rows), width)
 
 
-def line_units(lines: Sequence[Line]) -> list[Unit]:
+# A line this long (non-space characters) with few links is a paragraph of prose:
+# the content of a block lies between its first and its last such line.
+LONG_LINE = 100
+# Lines up to this far away on either side make a line's window.
+WINDOW = 2
+
+
+def line_units(lines: Sequence[Line], block: etree._Element | None = None) -> list[Unit]:
     """Units of the improved method: every line is a sample."""
     n = len(lines)
     lengths = [text_length(line.text) for line in lines]
+    logs = [math.log1p(length) for length in lengths]
+    long_lines = [m for m, line in enumerate(lines) if lengths[m] >= LONG_LINE and line.link_ratio <= 0.3]
+    first, last = (long_lines[0], long_lines[-1]) if long_lines else (0, n - 1)
+    depths = [_depth(line.owner, block) for line in lines]
+    main_depth = _main_depth(depths, lengths, lines)
     units = []
     for m, line in enumerate(lines):
         around = [lines[j].link_ratio for j in (m - 2, m - 1, m + 1, m + 2) if 0 <= j < n]
+        window = [logs[j] for j in range(max(0, m - WINDOW), min(n, m + WINDOW + 1)) if j != m]
         units.append(
             Unit(
                 tag="line",
@@ -188,6 +247,30 @@ def line_units(lines: Sequence[Line]) -> list[Unit]:
                 prev_length=lengths[m - 1] if m > 0 else 0,
                 next_length=lengths[m + 1] if m + 1 < n else 0,
                 neighbour_link_ratio=sum(around) / len(around) if around else 0.0,
+                depth=depths[m],
+                depth_offset=abs(depths[m] - main_depth),
+                span=-1 if m < first else (1 if m > last else 0),
+                window_length=sum(window) / len(window) if window else 0.0,
             )
         )
     return units
+
+
+def _main_depth(depths: Sequence[int], lengths: Sequence[int], lines: Sequence[Line]) -> int:
+    """The depth whose lines hold the most text outside links: where the prose sits."""
+    text_at: dict[int, int] = {}
+    for depth, length, line in zip(depths, lengths, lines):
+        if line.link_ratio <= 0.3:
+            text_at[depth] = text_at.get(depth, 0) + length
+    return max(text_at, key=lambda d: (text_at[d], -d)) if text_at else 0
+
+
+def _depth(owner: etree._Element, block: etree._Element | None) -> int:
+    if block is None:
+        return 0
+    depth = 0
+    for ancestor in owner.iterancestors():
+        if ancestor is block:
+            return depth
+        depth += 1
+    return 0  # the owner is the block itself

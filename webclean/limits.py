@@ -24,7 +24,8 @@ def _can_interrupt() -> bool:
 
 @contextmanager
 def time_limit(seconds: float) -> Iterator[None]:
-    if seconds <= 0 or not _can_interrupt():
+    # A timer someone else set (an outer limit) is left alone rather than cancelled.
+    if seconds <= 0 or not _can_interrupt() or signal.getitimer(signal.ITIMER_REAL)[0] > 0:
         yield
         return
 
@@ -37,4 +38,5 @@ def time_limit(seconds: float) -> Iterator[None]:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        # None: a handler installed from C, which Python cannot reinstall; the default is the closest.
+        signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)

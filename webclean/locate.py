@@ -8,7 +8,6 @@ block with the highest score wins.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -19,9 +18,6 @@ from webclean.config import LocateConfig
 if TYPE_CHECKING:
     from webclean.segment import Line
 
-_SPACE_RE = re.compile(r"\s+")
-
-
 @dataclass(frozen=True)
 class Block:
     element: lxml_html.HtmlElement
@@ -31,7 +27,8 @@ class Block:
 
 def text_length(text: str) -> int:
     """Characters that are not white space: the paper measures text by its characters."""
-    return len(_SPACE_RE.sub("", text))
+    # str.split() treats the same characters as white space as the regex \s, and is faster.
+    return sum(map(len, text.split()))
 
 
 def link_ratio(p: lxml_html.HtmlElement) -> float:

@@ -38,6 +38,8 @@ class Extraction:
     encoding: str | None = None
     lang: str | None = None
     method: str = "paper"
+    published: str | None = None  # ISO 8601, where the page gives a time of publication
+    source: str | None = None  # the publisher or news agency the page names
 
     @property
     def ok(self) -> bool:
@@ -57,4 +59,6 @@ class Extraction:
             "encoding": self.encoding,
             "lang": self.lang,
             "method": self.method,
+            "published": self.published,
+            "source": self.source,
         }

@@ -121,6 +121,8 @@ OUTPUT_SCHEMA = pa.schema(
         ("error", pa.string()),
         ("block_path", pa.string()),
         ("method", pa.string()),
+        ("published", pa.string()),
+        ("source", pa.string()),
         ("bytes_in", pa.int64()),
         ("chars_out", pa.int64()),
         ("model_version", pa.string()),
@@ -538,6 +540,8 @@ def page_row(record: InputRecord, result: Extraction, model_version: str) -> dic
         "error": result.error,
         "block_path": result.block_path,
         "method": result.method,
+        "published": result.published,
+        "source": result.source,
         "bytes_in": record.length,
         "chars_out": len(result.text),
         "model_version": model_version,
@@ -644,14 +648,16 @@ def run_extract(
         # A model of the other method would fail every page: stop here instead.
         check_model(model, job.config)
     sc = spark.sparkContext
-    shared = sc.broadcast(Shared(job.config, model, str(model.version)))
+    # Methods blocks and ladom need no model.
+    model_version = str(model.version) if model is not None else "none"
+    shared = sc.broadcast(Shared(job.config, model, model_version))
     counters = _Counters.create(sc)
     partitions = pack_partitions(files, sc.defaultParallelism)
     log.info("extract: %d %s files in %d partitions -> %s", len(files), job.input_format, len(partitions), job.output)
     with _Progress(sc, counters.rows, started):
         _write(_pages(spark, partitions, shared, extract_fn, counters), job)
     records = dict(counters.records.value)
-    summary = _summarise(spark, job, files, records, str(model.version), time.perf_counter() - started)
+    summary = _summarise(spark, job, files, records, model_version, time.perf_counter() - started)
     write_summary(job.output, summary)
     shared.unpersist()
     return summary
@@ -803,7 +809,7 @@ def labelled_pages(spark: SparkSession, files: Sequence[InputFile], config: Conf
     sc = spark.sparkContext
     indexed = [(i, f.path) for i, f in enumerate(files)]
     slices = max(2 * sc.defaultParallelism, math.ceil(sum(f.size for f in files) / TRAIN_SLICE_BYTES))
-    log.info("train: labelling the pages of %d files in %d slices", len(files), slices)
+    log.info("labelling the pages of %d files in %d slices", len(files), slices)
     return (
         sc.parallelize(indexed, len(indexed))
         .flatMap(lambda item: read_training_file(*item))
@@ -840,7 +846,10 @@ def term_counts(labelled: RDD, *, prune: bool = True) -> TermCounts:
         pairs = pairs.filter(lambda item: item[1][0] > 0)
     counts = TermCounts()
     for (kind, term), (n, h) in pairs.collect():
-        noise, content = (counts.noise_words, counts.content_words) if kind == WORD else (counts.noise_marks, counts.content_marks)
+        if kind == WORD:
+            noise, content = counts.noise_words, counts.content_words
+        else:
+            noise, content = counts.noise_marks, counts.content_marks
         if n:
             noise[term] = n
         if h:
@@ -906,7 +915,9 @@ def _sample_rows(
     return [(row, list(values)) for (_, row), values in zip(chosen, X.tolist())]
 
 
-def sample_matrix(labelled: RDD, index: LabelIndex, chosen: np.ndarray, lexicon: NoiseLexicon, feature_set: str) -> np.ndarray:
+def sample_matrix(
+    labelled: RDD, index: LabelIndex, chosen: np.ndarray, lexicon: NoiseLexicon, feature_set: str
+) -> np.ndarray:
     """The feature rows of the sample ``chosen``, computed in executors, in sample order."""
     shared = labelled.context.broadcast((index.locate(chosen), lexicon))
     try:
@@ -975,7 +986,9 @@ class LexiconChanges:
         return "\n".join(lines)
 
 
-def compare_lexicons(old: NoiseLexicon, new: NoiseLexicon, derived_from: str, refit: bool, top: int = TOP_WORDS) -> LexiconChanges:
+def compare_lexicons(
+    old: NoiseLexicon, new: NoiseLexicon, derived_from: str, refit: bool, top: int = TOP_WORDS
+) -> LexiconChanges:
     heaviest = sorted(new.words.items(), key=lambda item: (-item[1], item[0]))[:top]
     return LexiconChanges(
         derived_from=derived_from,
@@ -1020,7 +1033,12 @@ def rebuild_lexicon(
             svm, trained_on = model.svm, list(model.metadata.get("trained_on", []))
     finally:
         labelled.unpersist()
-    metadata = {"trained_on": trained_on, "lexicon_from": list(sources), "derived_from": model.version, "report": report.to_dict()}
+    metadata = {
+        "trained_on": trained_on,
+        "lexicon_from": list(sources),
+        "derived_from": model.version,
+        "report": report.to_dict(),
+    }
     new = Model(lexicon=lexicon, svm=svm, config=config, feature_set=model.feature_set, metadata=metadata)
     return new, compare_lexicons(model.lexicon, lexicon, model.version, refit)
 

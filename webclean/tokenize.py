@@ -23,10 +23,13 @@ PSEUDO_WORDS = (EMAIL, URL, PHONE)
 # A text that does not end like a sentence counts as one extra special mark (Step 2, S).
 NO_SENTENCE_END = "<no-end>"
 
-_EMAIL_RE = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+# Repetitions are bounded (RFC 5321/1035 lengths): unbounded ones make these patterns
+# quadratic on a long run of "a.a.a.…" without spaces.
+_EMAIL_RE = r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}"
 _URL_RE = (
-    r"(?:https?://|ftp://|www\.)[^\s<>\"'，。、）)】]+"
-    r"|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|cn|gov|edu|info|io|de|uk|fr|jp)(?:\.[a-z]{2})?\b(?:/[^\s<>\"'，。]*)?"
+    r"(?:https?://|ftp://|www\.)[^\s<>\"'，。、）)】]{1,2000}"
+    r"|\b[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,6}\.(?:com|net|org|cn|gov|edu|info|io|de|uk|fr|jp)(?:\.[a-z]{2})?\b"
+    r"(?:/[^\s<>\"'，。]{0,2000})?"
 )
 _PHONE_RE = (
     r"(?:\+|00)\d{1,3}[\s.-]?(?:\(\d{1,4}\)[\s.-]?)?\d{2,4}(?:[\s.-]?\d{2,4}){1,3}"  # +86 10 1234 5678

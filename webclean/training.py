@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 import numpy as np
 from lxml import etree
@@ -29,6 +29,9 @@ from webclean.lexicon import NoiseLexicon, TermCounts, build_lexicon
 from webclean.model import Model
 from webclean.parse import ParseError, parse_html
 from webclean.tokenize import special_marks, words
+
+if TYPE_CHECKING:
+    from webclean.methods.mlp import MLPModel
 
 MIXED = -1
 # A unit whose character n-grams are at least this much in the gold is content,
@@ -171,6 +174,8 @@ def fit_classifier(X: np.ndarray, y: np.ndarray, config: Config) -> TagClassifie
 
 def train(pages: Iterable[Page], config: Config, *, sources: Sequence[str] = ()) -> tuple[Model, TrainReport]:
     """Train a model on pages with a gold text; deterministic for a fixed random_state."""
+    if config.method == "mlp":
+        return train_mlp(pages, config, sources=sources)
     report = TrainReport()
     labelled: list[LabelledUnit] = []
     for page in pages:
@@ -234,3 +239,21 @@ def with_metadata(model: Model, report: TrainReport, sources: Sequence[str]) -> 
     """The model with what it was trained on and its report, as `webclean train` saves it."""
     metadata = {"trained_on": list(sources), "report": report.to_dict()}
     return Model(lexicon=model.lexicon, svm=model.svm, config=model.config, feature_set=model.feature_set, metadata=metadata)
+
+
+def train_mlp(pages: Iterable[Page], config: Config, *, sources: Sequence[str] = ()) -> tuple["MLPModel", TrainReport]:
+    """Method mlp (webclean/methods/mlp.py): the network over all lines of each page,
+    labelled by the same GoldMatcher, the classes in their own proportion."""
+    from dataclasses import replace
+
+    from webclean.methods.mlp import MAX_TRAINING_LINES, fit_mlp, labelled_rows
+
+    X, labels, count = labelled_rows(pages, config)
+    report = TrainReport(pages=count, pages_with_block=count)
+    report.content_units = int((labels == CONTENT).sum())
+    report.noise_units = int((labels == NOISE).sum())
+    chosen = natural_sample(labels, MAX_TRAINING_LINES, config.classifier.random_state)
+    model, accuracy = fit_mlp(X[chosen], labels[chosen], config)
+    report.training_samples = len(chosen)
+    report.cv_accuracy = accuracy  # for mlp: the accuracy on its training sample
+    return replace(model, metadata={"trained_on": list(sources), "report": report.to_dict()}), report

@@ -40,7 +40,11 @@ READ_BLOCK = 1 << 20
 
 # What a damaged file raises while warcio reads it: bad gzip data, a cut header,
 # a Content-Length that is not a number, an I/O error of the file system.
-READ_ERRORS = (ArchiveLoadFailed, StatusAndHeadersParserException, EOFError, OSError, ValueError, zlib.error)
+# AttributeError: warcio's reader fails so on some malformed records (no WARC-Target-URI
+# on a response, a header cut short), and one bad record must not fail the task.
+READ_ERRORS = (
+    ArchiveLoadFailed, StatusAndHeadersParserException, EOFError, OSError, ValueError, zlib.error, AttributeError,
+)  # fmt: skip
 
 _CHARSET = re.compile(r"""charset\s*=\s*["']?([^"';,\s]+)""", re.IGNORECASE)
 _CHUNK_SIZE = re.compile(rb"[0-9A-Fa-f]+")
@@ -147,6 +151,10 @@ def _iter_records(stream: BinaryIO, name: str, max_bytes: int) -> Iterator[WarcI
             if record is None:
                 break
             offset = records.offset  # get_record_offset() would read the record to its end
+            if not record.rec_type:
+                # A header cut short parses as a record of no type: the file ends here.
+                yield WarcEnd(name, dict(counts), offset=offset, error=f"truncated: record header at byte {offset} is incomplete")
+                return
             page = _page(record, offset, max_bytes) if record.rec_type in PAGE_TYPES else None
             whole = _drain(record)
         except READ_ERRORS as exc:

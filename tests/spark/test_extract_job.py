@@ -216,6 +216,21 @@ def test_real_extractor_and_packaged_model_on_the_sample(spark, tmp_path):
     assert all(r["lang"] == "zh" and re.search("[\u4e00-\u9fff]", r["text"]) for r in chinese)
 
 
+@pytest.mark.parametrize("method", ["blocks", "mlp"])
+def test_the_seed_methods_run_in_the_job_and_fill_publication_columns(spark, tmp_path, method):
+    job = ExtractJob(
+        inputs=(str(SAMPLE),), output=str(tmp_path / "out"), run_date=RUN_DATE, config=Config(method=method)
+    )
+    summary = run_extract(spark, job)
+    rows = read_partition(tmp_path / "out", RUN_DATE)
+    assert len(rows) == 49
+    assert {r["method"] for r in rows if r["status"] == Status.OK} == {method}
+    assert summary.pages_by_status.get(Status.OK, 0) >= 40
+    assert (summary.model_version == "none") == (method == "blocks")
+    # Chinese news pages carry their time of publication.
+    assert any(r["published"] for r in rows if r["lang"] == "zh")
+
+
 def test_model_of_another_method_fails_before_the_job(spark, tmp_path):
     job = ExtractJob(
         inputs=(str(SAMPLE),), output=str(tmp_path / "out"), run_date=RUN_DATE,

@@ -1,0 +1,92 @@
+"""Rebuild a model's noise lexicon from new pages with a gold text, on Spark.
+
+    SPARK_CONF_DIR=conf spark-submit jobs/lexicon.py \\
+        --input data/new-pages.jsonl.gz --model models/mine --output models/mine-2 [--refit]
+
+The words are counted in executors with the model's own configuration. The classifier
+is kept as it is, or fitted again on the same pages with ``--refit``. The new model goes
+to NEW_MODEL_DIR with ``lexicon-changes.json``: the words added and removed and the
+heaviest words, also printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Sequence
+
+try:
+    import webclean  # noqa: F401
+except ImportError:  # run from a checkout: the package sits one folder up
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from webclean.extract import FEATURE_SET  # noqa: E402
+from webclean.model import Model, ModelError, load_model, save_model  # noqa: E402
+from webclean.spark import (  # noqa: E402
+    InputError,
+    InputFile,
+    LexiconChanges,
+    build_session,
+    list_inputs,
+    rebuild_lexicon,
+    write_lexicon_changes,
+)
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+# What a wrong argument raises: reported in one line, before the job.
+USAGE_ERRORS = (InputError, ModelError)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--input", nargs="+", required=True, metavar="PATH", help="JSON Lines of pages with gold, or folders")
+    parser.add_argument("--model", required=True, type=Path, metavar="MODEL_DIR", help="the model whose lexicon is rebuilt")
+    parser.add_argument("--output", required=True, type=Path, metavar="NEW_MODEL_DIR", help="folder for the new model")
+    parser.add_argument("--refit", action="store_true", help="fit the classifier again (default: keep it)")
+    return parser.parse_args(argv)
+
+
+def run(spark: SparkSession, args: argparse.Namespace, model: Model, files: Sequence[InputFile]) -> LexiconChanges:
+    """The job on a session: rebuild, save the new model and the changes beside it."""
+    sources = [PurePosixPath(p.rstrip("/")).name for p in args.input]
+    new, changes = rebuild_lexicon(spark, files, model, refit=args.refit, sources=sources)
+    save_model(new, args.output)
+    write_lexicon_changes(changes, args.output)
+    return changes
+
+
+def svm_model(directory: Path) -> Model:
+    """The model at ``directory``, which must have a noise lexicon and an SVM."""
+    model = load_model(directory)
+    if not isinstance(model, Model) or model.config.method not in FEATURE_SET:
+        raise ModelError(f"{directory}: only a model of method {' or '.join(FEATURE_SET)} has a noise lexicon to rebuild")
+    return model
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("webclean").setLevel(logging.INFO)
+    try:
+        if args.output.resolve() == args.model.resolve():
+            raise InputError("--output must be a new folder, not the model's own")
+        model, files = svm_model(args.model), list_inputs(args.input, "jsonl")
+    except USAGE_ERRORS as exc:
+        print(f"lexicon: error: {exc}", file=sys.stderr)
+        return 2
+    spark = build_session("webclean-lexicon")
+    try:
+        changes = run(spark, args, model, files)
+    finally:
+        spark.stop()
+    print(changes.to_text())
+    print(f"output: {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,80 @@
+"""Train a model (noise lexicon and SVM) from pages with a gold text, on Spark.
+
+    SPARK_CONF_DIR=conf spark-submit jobs/train.py \\
+        --input data/cwced_modern.jsonl.gz data/readability.jsonl.gz --output models/mine
+
+The same training as ``webclean train`` (webclean.training.train), with pages parsed,
+located and labelled and the lexicon's words counted in executors; the lexicon and the
+SVM are built on the driver. The same input gives the same model. The model folder is
+written by the driver, so on a cluster run it in client mode or give a shared path;
+``jobs/extract.py --model MODEL_DIR`` takes it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import time
+from pathlib import Path, PurePosixPath
+
+try:
+    import webclean  # noqa: F401
+except ImportError:  # run from a checkout: the package sits one folder up
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from webclean.config import Config, ConfigError, load_config  # noqa: E402
+from webclean.extract import FEATURE_SET  # noqa: E402
+from webclean.model import save_model  # noqa: E402
+from webclean.spark import InputError, build_session, list_inputs, train_on_spark  # noqa: E402
+
+# What a wrong argument raises: reported in one line, before the job.
+USAGE_ERRORS = (ConfigError, InputError)
+# The methods trained here: those with a noise lexicon and an SVM.
+SVM_METHODS = tuple(FEATURE_SET)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--input", nargs="+", required=True, metavar="PATH", help="JSON Lines of pages with gold, or folders")
+    parser.add_argument("--output", required=True, type=Path, metavar="MODEL_DIR", help="folder for the model")
+    parser.add_argument("--config", metavar="FILE", help="TOML configuration, e.g. conf/webclean.toml")
+    parser.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE", help="override one setting")
+    parser.add_argument("--method", choices=SVM_METHODS, help="the method to train for (default: the config's)")
+    return parser.parse_args(argv)
+
+
+def svm_config(args: argparse.Namespace) -> Config:
+    config = load_config(args.config, [*args.set, *([f"method={args.method}"] if args.method else [])])
+    if config.method not in SVM_METHODS:
+        raise ConfigError(f"this job trains the methods {' and '.join(SVM_METHODS)}, not {config.method!r}")
+    return config
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("webclean").setLevel(logging.INFO)
+    started = time.monotonic()
+    try:
+        config = svm_config(args)
+        files = list_inputs(args.input, "jsonl")
+    except USAGE_ERRORS as exc:
+        print(f"train: error: {exc}", file=sys.stderr)
+        return 2
+    spark = build_session("webclean-train")
+    try:
+        # The names of the arguments, as `webclean train` records them.
+        sources = [PurePosixPath(p.rstrip("/")).name for p in args.input]
+        model, report = train_on_spark(spark, files, config, sources)
+    finally:
+        spark.stop()
+    save_model(model, args.output)
+    seconds = round(time.monotonic() - started, 1)
+    print(json.dumps({"output": str(args.output), "seconds": seconds, **report.to_dict()}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,75 @@
+"""webclean.methods.metadata: time of publication and source, for every method."""
+
+from __future__ import annotations
+
+import pytest
+
+from webclean.config import Config
+from webclean.extract import extract
+from webclean.methods.metadata import find_date, find_source, page_metadata
+from webclean.parse import parse_html
+
+from pages import EN_PAGE, ZH_PAGE
+
+
+@pytest.mark.parametrize(
+    ("text", "iso"),
+    [
+        ("发布时间：2005-6-12 21:37:05", "2005-06-12T21:37:05"),
+        ("2022年3月5日 08:30 来源：人民日报", "2022-03-05T08:30:00"),
+        ("2022年03月05日08:30", "2022-03-05T08:30:00"),
+        ("更新于 2022/3/5", "2022-03-05"),
+        ("Published March 5, 2022 at 8:30 pm", "2022-03-05T20:30:00"),
+        ("Updated 5 Sept. 2021", "2021-09-05"),
+        ("no date here, only 2022 and 12:30", None),
+        ("2022-02-30 is not a day", None),
+    ],
+)
+def test_find_date(text, iso):
+    assert find_date(text) == iso
+
+
+@pytest.mark.parametrize(
+    ("text", "source"),
+    [
+        ("2005-6-12 来源：新华社 作者：张三", "新华社"),
+        ("来源: 人民日报|编辑：李四", "人民日报"),
+        ("稿源：中国新闻网责任编辑：王五", "中国新闻网"),
+        ("Source: Reuters  Photo: AP", "Reuters"),
+        ("Via: Associated Press", "Associated Press"),
+        ("no source here", None),
+    ],
+)
+def test_find_source(text, source):
+    assert find_source(text) == source
+
+
+def test_a_visible_date_below_the_headline_wins_over_the_date_in_the_header():
+    metadata = page_metadata(parse_html(ZH_PAGE))
+    assert metadata.published == "2005-06-12T21:37:05"  # not the 2024-01-01 of the site header
+    assert metadata.source == "新华社"
+
+
+def test_meta_tags_come_first_and_keep_the_zone():
+    metadata = page_metadata(parse_html(EN_PAGE))
+    assert metadata.published == "2022-03-05T08:30:00+01:00"
+    assert metadata.source == "City Gazette"
+
+
+def test_time_element_and_itemprop():
+    page = "<html><body><h1>A</h1><time datetime='2019-11-02'>Nov 2</time><p>Text.</p></body></html>"
+    assert page_metadata(parse_html(page)).published == "2019-11-02"
+    page = "<html><body><span itemprop='datePublished'>2018年7月1日</span></body></html>"
+    assert page_metadata(parse_html(page)).published == "2018-07-01"
+
+
+def test_nothing_found_is_none():
+    metadata = page_metadata(parse_html("<html><body><p>Just some text.</p></body></html>"))
+    assert metadata.published is None and metadata.source is None
+
+
+@pytest.mark.parametrize("method", ["svm", "paper", "blocks", "ladom", "mlp"])
+def test_every_method_fills_published_and_source(method):
+    result = extract(ZH_PAGE.encode("utf-8"), config=Config(method=method))
+    assert (result.published, result.source) == ("2005-06-12T21:37:05", "新华社")
+    assert result.to_dict()["published"] == "2005-06-12T21:37:05"

@@ -1,0 +1,63 @@
+"""The extract job on the hostile corpus: it completes, and every record gives exactly one row."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+pytest.importorskip("pyspark")
+
+from webclean.config import Config  # noqa: E402
+from webclean.result import Status  # noqa: E402
+from webclean.spark import TRUNCATED, ExtractJob, partition_path, run_extract  # noqa: E402
+from webclean.warc import WarcPage, iter_warc  # noqa: E402
+
+pytestmark = pytest.mark.spark
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "scripts"))
+import make_hostile_corpus as corpus_script  # noqa: E402
+
+RUN_DATE = "2024-01-15"
+# Short, so that the cases that run into the limit cost seconds, not minutes.
+CONFIG = Config().with_overrides(["limits.timeout_seconds=1"])
+
+
+def test_hostile_warcs_complete_and_every_record_gives_one_row(spark, tmp_path):
+    corpus = corpus_script.make_corpus(tmp_path / "corpus")  # the real 50 MB page and 1 GiB bomb
+    job = ExtractJob(inputs=tuple(map(str, corpus.warcs)), output=str(tmp_path / "out"), run_date=RUN_DATE, config=CONFIG)
+    summary = run_extract(spark, job)
+    rows = pq.read_table(partition_path(job.output, RUN_DATE)).to_pylist()
+
+    expected: Counter[tuple[str, int | None]] = Counter()
+    records: Counter[str] = Counter()
+    for path in map(str, corpus.warcs):
+        items = list(iter_warc(path))
+        end = items[-1]
+        expected.update((path, p.offset) for p in items[:-1] if isinstance(p, WarcPage))
+        if not end.complete:
+            expected[(path, end.offset)] += 1  # the truncated row: where reading stopped
+        records.update(end.counts)
+    got = Counter((r["source_file"], r["offset"]) for r in rows)
+    assert got == expected  # every record once: none lost, none twice
+    assert len(rows) == sum(expected.values()) == summary.pages + len(summary.files_with_errors)
+    assert summary.records_by_type == dict(sorted(records.items()))
+
+    statuses = Counter(r["status"] for r in rows)
+    assert Status.ERROR not in statuses
+    assert statuses[TRUNCATED] == 2
+    by_url = {r["url"].rsplit("/", 1)[1]: r for r in rows if r["url"] and r["source_file"] == str(corpus.warc)}
+    assert by_url["control-article"]["status"] == Status.OK
+    assert by_url["big-page"]["status"] == Status.TOO_LARGE and by_url["big-page"]["bytes_in"] == 50_000_000
+    assert by_url["gzip-bomb"]["status"] == Status.TOO_LARGE
+    assert by_url["gzip-body"]["status"] == Status.OK
+    assert by_url["pdf-typed"]["status"] == Status.NOT_HTML
+    assert by_url["regex-backtracking"]["status"] == Status.TIMEOUT  # the limit works in Spark's Python workers
+    assert all(r["error"] for r in rows if r["status"] != Status.OK)
+    # The duplicated record: two rows, one record ID, two offsets.
+    control = [r for r in rows if r["url"] == "http://hostile.test/control-article" and r["source_file"] == str(corpus.warc)]
+    assert len(control) == 2 and len({r["warc_record_id"] for r in control}) == 1

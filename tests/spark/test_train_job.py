@@ -1,0 +1,249 @@
+"""The training and lexicon jobs on Spark give what the single-machine training gives.
+
+Small synthetic news pages of two papers: the same prose, but each paper's own name,
+address and links in the noise, so that a lexicon rebuilt on the other paper's pages
+shows words added and removed.
+"""
+
+from __future__ import annotations
+
+import gzip
+import importlib.util
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+pyspark = pytest.importorskip("pyspark")
+
+import webclean  # noqa: E402
+from webclean.config import Config  # noqa: E402
+from webclean.datasets import read_pages  # noqa: E402
+from webclean.extract import extract  # noqa: E402
+from webclean.features import feature_matrix  # noqa: E402
+from webclean.lexicon import build_lexicon  # noqa: E402
+from webclean.model import Model, save_model  # noqa: E402
+from webclean.result import Status  # noqa: E402
+from webclean.spark import (  # noqa: E402
+    LEXICON_CHANGES_FILE,
+    ExtractJob,
+    labelled_pages,
+    list_inputs,
+    partition_path,
+    run_extract,
+    term_counts,
+    train_on_spark,
+)
+from webclean.training import count_terms, label_page, train  # noqa: E402
+
+pytestmark = pytest.mark.spark
+
+REPO = Path(__file__).resolve().parents[2]
+# Small and fast: two folds, a 2 x 2 grid, and a sample smaller than the labelled units
+# so that drawing the same sample on the driver is really tested.
+SMALL = [
+    "classifier.folds=2",
+    "classifier.c_grid=[1.0, 10.0]",
+    "classifier.gamma_grid=[0.1, 1.0]",
+    "classifier.samples_per_class=40",
+]
+
+_PROSE = (
+    "the council said that a new bridge over the river would open next spring after two years of work "
+    "while residents on both banks have waited for a safer crossing since the old one was closed in winter "
+    "engineers found that the piers had moved a few centimetres and the budget grew by a third as steel prices "
+    "rose during the summer months but the mayor insisted that the project remained good value for the town"
+).split()
+PAPERS = {
+    "a": ("Quokka Bugle", "bugle.example", "weather sport league results festival tickets"),
+    "b": ("Zephyr Kazoo", "kazoo.example", "harbour market jobs fair parking election"),
+}
+
+
+def _sentence(rng: random.Random) -> str:
+    return " ".join(rng.choice(_PROSE) for _ in range(rng.randint(12, 20))).capitalize() + "."
+
+
+def synthetic_page(paper: str, seed: int) -> dict[str, str]:
+    """One page as a JSON Lines row of the dev data: its gold text is the article's paragraphs."""
+    name, domain, sections = PAPERS[paper]
+    rng = random.Random(f"{paper}{seed}")
+    paragraphs = [" ".join(_sentence(rng) for _ in range(rng.randint(2, 4))) for _ in range(rng.randint(4, 6))]
+    nav = "".join(f"<li><a href='/{w}'>{w.title()}</a></li>" for w in sections.split())
+    related = "Related: " + ", ".join(f"<a href='/n/{i}'>{w.title()} news</a>" for i, w in enumerate(sections.split()[:3]))
+    footer = [f"Copyright © 20{10 + seed % 15} {name}", f"Email: desk{seed}@{domain}", f"Tel: 010-5555-{1000 + seed}"]
+    html = (
+        f"<html><head><title>{name}: bridge news {seed}</title></head><body>"
+        f"<div class='header'><ul>{nav}</ul></div><div class='main'>"
+        + "".join(f"<p>{p}</p>" for p in paragraphs)
+        + f"<p>{related}</p>"
+        + "".join(f"<p>{line}</p>" for line in footer)
+        + f"</div><div class='footer'><a href='/about'>About the {name}</a></div></body></html>"
+    )
+    text = "\n".join(paragraphs)
+    return {"id": f"{paper}{seed}", "source": paper, "url": f"https://{domain}/{seed}", "lang": "en", "html": html, "text": text}
+
+
+def write_pages(path: Path, paper: str, count: int) -> Path:
+    with gzip.open(path, "wt", encoding="utf-8") as out:
+        for seed in range(count):
+            out.write(json.dumps(synthetic_page(paper, seed)) + "\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("pages")
+    return {"a": write_pages(folder / "a.jsonl.gz", "a", 8), "b": write_pages(folder / "b.jsonl.gz", "b", 6)}
+
+
+def small_config(method: str = "svm") -> Config:
+    return Config(method=method).with_overrides(SMALL)
+
+
+@pytest.fixture(scope="module")
+def model_a(tmp_path_factory, pages) -> Path:
+    """A model of paper a, trained on one machine."""
+    model, _ = train(read_pages([pages["a"]]), small_config(), sources=["a.jsonl.gz"])
+    return save_model(model, tmp_path_factory.mktemp("models") / "a")
+
+
+def load_job(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"{name}_job", REPO / "jobs" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def predictions(model: Model, paths: list[Path]) -> np.ndarray:
+    units = [u.unit for page in read_pages(paths) for u in label_page(page, model.config).units]
+    return model.svm.predict(feature_matrix(units, model.lexicon, model.feature_set))
+
+
+# ---------------------------------------------------------------- training
+
+
+def test_the_distributed_word_count_equals_the_driver_count(spark, pages):
+    config = small_config()
+    labelled = labelled_pages(spark, list_inputs([str(pages["a"]), str(pages["b"])], "jsonl"), config)
+    units = [u for page in read_pages([pages["a"], pages["b"]]) for u in label_page(page, config).units]
+    expected = count_terms(units)
+    assert term_counts(labelled, prune=False) == expected
+    # Pruning keeps only the terms seen in noise, and the lexicon does not change.
+    pruned = term_counts(labelled)
+    assert len(pruned.content_words) < len(expected.content_words)
+    assert build_lexicon(pruned, config.lexicon) == build_lexicon(expected, config.lexicon)
+
+
+@pytest.mark.parametrize("method", ["svm", "paper"])
+def test_spark_training_gives_the_single_machine_model(spark, pages, method):
+    config = small_config(method)
+    paths = [pages["b"], pages["a"]]
+    sources = [p.name for p in paths]
+    expected, expected_report = train(read_pages(paths), config, sources=sources)
+    model, report = train_on_spark(spark, list_inputs([str(p) for p in paths], "jsonl"), config, sources)
+
+    assert model.lexicon == expected.lexicon
+    assert report == expected_report
+    assert 0 < report.training_samples < report.content_units + report.noise_units
+    assert report.cv_accuracy == expected_report.cv_accuracy > 0.5
+    assert model.metadata == expected.metadata
+    for name, array in expected.svm.arrays().items():
+        np.testing.assert_array_equal(model.svm.arrays()[name], array, err_msg=name)
+    assert np.array_equal(predictions(model, paths), predictions(expected, paths))
+
+
+def test_train_job_through_spark_submit_gives_a_model_extract_takes(spark, tmp_path, pages):
+    out = tmp_path / "model"
+    spark_submit = Path(pyspark.__file__).parent / "bin" / "spark-submit"
+    command = [
+        str(spark_submit), "--master", "local[2]", "--conf", "spark.ui.enabled=false",
+        "jobs/train.py", "--input", str(pages["a"]), str(pages["b"]), "--output", str(out), "--method", "svm",
+        *(arg for setting in SMALL for arg in ("--set", setting)),
+    ]  # fmt: skip
+    env = {**os.environ, "PYSPARK_PYTHON": sys.executable, "SPARK_CONF_DIR": str(REPO / "conf")}
+    env.pop("PYTHONPATH", None)  # the script must find webclean by itself
+    result = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+
+    # spark-submit merges the driver's stderr (the log) into its stdout: the report is the JSON at the end.
+    lines = result.stdout.splitlines()
+    printed = json.loads("\n".join(lines[lines.index("{") :]))
+    model = webclean.load_model(out)
+    assert model.metadata["trained_on"] == ["a.jsonl.gz", "b.jsonl.gz"]
+    assert model.metadata["report"] == {k: v for k, v in printed.items() if k not in ("output", "seconds")}
+    assert model.metadata["report"]["lexicon_words"] == len(model.lexicon.words) > 3
+    assert model.config == small_config("svm")
+
+    page = synthetic_page("b", 99)
+    result = extract(page["html"], config=model.config, model=model)
+    assert result.status == Status.OK and page["text"].split("\n")[0][:40] in result.text
+    # jobs/extract.py --model takes the folder.
+    job = ExtractJob(
+        inputs=(str(pages["b"]),), output=str(tmp_path / "clean"), run_date="2024-01-15",
+        config=model.config, model_path=str(out),
+    )  # fmt: skip
+    summary = run_extract(spark, job)
+    assert summary.pages_by_status == {Status.OK: 6}
+    assert summary.model_version == model.version
+    assert spark.read.parquet(partition_path(job.output, job.run_date)).count() == 6
+
+
+def test_train_job_reports_a_missing_input_in_one_line(tmp_path):
+    command = [sys.executable, "jobs/train.py", "--input", str(tmp_path / "none.jsonl.gz"), "--output", str(tmp_path / "m")]
+    result = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.startswith("train: error: ") and "no such file" in result.stderr
+    assert not (tmp_path / "m").exists()
+
+
+# ---------------------------------------------------------------- the lexicon job
+
+
+def run_lexicon_job(spark, pages: Path, model_dir: Path, output: Path, *extra: str):
+    job = load_job("lexicon")
+    args = job.parse_args(["--input", str(pages), "--model", str(model_dir), "--output", str(output), *extra])
+    changes = job.run(spark, args, webclean.load_model(model_dir), list_inputs(args.input, "jsonl"))
+    return changes, webclean.load_model(output)
+
+
+def test_lexicon_job_reports_added_and_removed_words_and_keeps_the_classifier(spark, tmp_path, pages, model_a):
+    old = webclean.load_model(model_a)
+    changes, new = run_lexicon_job(spark, pages["b"], model_a, tmp_path / "new")
+
+    assert {"zephyr", "kazoo"} <= set(changes.words_added) and not {"zephyr", "kazoo"} & set(old.lexicon.words)
+    assert {"quokka", "bugle"} <= set(changes.words_removed) and not {"quokka", "bugle"} & set(new.lexicon.words)
+    assert changes.words_added == {w: new.lexicon.words[w] for w in changes.words_added}
+    weights = [top["weight"] for top in changes.top_words]
+    assert weights == sorted(weights, reverse=True) and len(weights) == min(20, len(new.lexicon.words))
+    written = json.loads((tmp_path / "new" / LEXICON_CHANGES_FILE).read_text(encoding="utf-8"))
+    assert written == json.loads(json.dumps(changes.to_dict()))
+    assert "words added:   " in changes.to_text() and "kazoo" in changes.to_text()
+
+    units = [u for page in read_pages([pages["b"]]) for u in label_page(page, old.config).units]
+    assert new.lexicon == build_lexicon(count_terms(units), old.config.lexicon)
+    for name, array in old.svm.arrays().items():
+        np.testing.assert_array_equal(new.svm.arrays()[name], array, err_msg=name)
+    assert new.config == old.config and new.feature_set == old.feature_set
+    assert new.metadata["derived_from"] == old.version
+    assert (new.metadata["trained_on"], new.metadata["lexicon_from"]) == (["a.jsonl.gz"], ["b.jsonl.gz"])
+    assert new.metadata["report"]["cv_accuracy"] == old.metadata["report"]["cv_accuracy"]
+    assert new.metadata["report"]["lexicon_words"] == len(new.lexicon.words)
+
+
+def test_lexicon_job_refit_fits_the_classifier_again(spark, tmp_path, pages, model_a):
+    old = webclean.load_model(model_a)
+    changes, new = run_lexicon_job(spark, pages["b"], model_a, tmp_path / "refit", "--refit")
+    assert changes.refit
+    assert not np.array_equal(new.svm.support_vectors, old.svm.support_vectors)
+    # A refit is training on the new pages with the model's config.
+    expected, _ = train(read_pages([pages["b"]]), old.config)
+    assert new.lexicon == expected.lexicon
+    np.testing.assert_array_equal(new.svm.support_vectors, expected.svm.support_vectors)
+    assert new.metadata["trained_on"] == new.metadata["lexicon_from"] == ["b.jsonl.gz"]

@@ -1,0 +1,47 @@
+"""Step 4 and the smoothing passes of method svm (webclean.denoise)."""
+
+from webclean.denoise import smooth
+from webclean.features import Unit
+
+
+def _unit(text: str, kind: str = "p") -> Unit:
+    return Unit(tag="line", text=text, link_ratio=1.0 if kind == "link" else 0.0, position=0.0, kind=kind)
+
+
+LONG = "A long paragraph of the article that is well over forty characters long."
+
+
+def test_link_runs_drop_runs_of_all_link_lines_only():
+    units = [_unit(LONG), _unit("Home", "link"), _unit("News", "link"), _unit(LONG), _unit("Lone link", "link")]
+    kept = [u.text for u in units]
+    out = smooth(units, kept, 40, ("link_runs",), link_run=2)
+    assert out == [LONG, None, None, LONG, "Lone link"]
+
+
+def test_islands_drop_a_short_kept_line_between_noise():
+    units = [_unit(LONG), _unit("Reply"), _unit(LONG)]
+    assert smooth(units, [None, "Reply", None], 40, ("islands",)) == [None, None, None]
+    assert smooth(units, [LONG, "Reply", None], 40, ("islands",)) == [LONG, "Reply", None]
+
+
+def test_bridges_keep_a_short_line_between_two_kept_long_lines():
+    units = [_unit(LONG), _unit("A sub-heading", "heading"), _unit(LONG)]
+    assert smooth(units, [LONG, None, LONG], 40, ("bridges",)) == [LONG, "A sub-heading", LONG]
+
+
+def test_no_pass_changes_nothing():
+    units = [_unit("Home", "link"), _unit("News", "link")]
+    assert smooth(units, ["Home", "News"], 40, ()) == ["Home", "News"]
+
+
+def test_an_unknown_pass_is_an_error():
+    import pytest
+
+    with pytest.raises(ValueError, match="unknown smoothing"):
+        smooth([_unit(LONG)], [LONG], 40, ("bridge",))
+
+
+def test_method_svm_smooths_link_runs_and_paper_does_not():
+    from webclean.extract import SMOOTHING
+
+    assert SMOOTHING == {"paper": (), "svm": ("link_runs",)}

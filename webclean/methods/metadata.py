@@ -1,0 +1,238 @@
+"""Time of publication and source of a page: the structured fields of seed 003.
+
+Seed 003 turns a news page into a record (title, time, source, body); every method
+fills the last two the same way, from here:
+
+- ``published``: the page's own machine-readable date first (``<meta
+  property="article:published_time">``, ``pubdate``, ``itemprop="datePublished"``,
+  ``<time datetime>``), else the first visible date near the headline, in Chinese
+  or English forms (``2005-6-12 21:37:05``, ``2022年3月5日 08:30``, ``March 5, 2022``).
+  Always returned as ISO 8601 (``2022-03-05T08:30:00``, or ``2022-03-05`` without a
+  time); a meta value that carries a zone keeps it.
+- ``source``: a visible "来源：新华社" / "Source: Reuters" (the agency the story is
+  from, which is what seed 003 means by 信息来源), else ``og:site_name``, else the
+  ``author`` meta.
+
+Nothing here edits the tree, so it can run before a method cleans it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from lxml import etree
+
+__all__ = ["PageMetadata", "find_date", "find_source", "page_metadata", "visible_lines"]
+
+# <meta> keys (name, property or itemprop, lower-cased) that hold the publication time.
+_DATE_META_KEYS = (
+    "article:published_time",
+    "og:published_time",
+    "datepublished",
+    "pubdate",
+    "publishdate",
+    "publish_date",
+    "publication_date",
+    "date",
+    "dc.date.issued",
+    "dc.date",
+    "sailthru.date",
+    "parsely-pub-date",
+)
+_SOURCE_META_KEYS = ("og:site_name", "author")
+
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",),
+            ("june", "jun"), ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"),
+            ("october", "oct"), ("november", "nov"), ("december", "dec"),
+        ),  # fmt: skip
+        start=1,
+    )
+    for name in names
+}
+_MONTH_RE = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_TIME = r"(?:\s*(?:[T\s]|日\s*)?(?P<H>[0-2]?\d)[:：时](?P<M>[0-5]\d)(?:[:：分](?P<S>[0-5]\d))?\s*(?P<ampm>[AaPp]\.?[Mm]\.?)?)?"
+_NUMERIC_DATE_RE = re.compile(
+    r"(?<!\d)(?P<y>(?:19|20)\d\d)\s*(?:[-/.]|年)\s*(?P<m>[01]?\d)\s*(?:[-/.]|月)\s*(?P<d>[0-3]?\d)(?!\d)\s*日?" + _TIME
+)
+_ENGLISH_DATE_RE = re.compile(
+    rf"\b(?:(?P<mon1>{_MONTH_RE})\.?\s+(?P<d1>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<y1>(?:19|20)\d\d)"
+    rf"|(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?\s+(?P<mon2>{_MONTH_RE})\.?,?\s+(?P<y2>(?:19|20)\d\d))\b"
+    r"(?:,?\s*(?:at\s+)?(?P<H>[0-2]?\d):(?P<M>[0-5]\d)(?::(?P<S>[0-5]\d))?\s*(?P<ampm>[AaPp]\.?[Mm]\.?)?)?",
+    re.IGNORECASE,
+)
+# A source names a short run of non-space text after the label; it ends at a space,
+# a separator or the next label (来源：新华社 作者：… / 来源：新华社|编辑：…).
+_SOURCE_RE = re.compile(
+    r"(?:来源|來源|稿源|出处|消息来源|新闻来源|文章来源|信息来源)\s*[:：]\s*(?P<zh>[^\s:：|｜/,，;；。()（）\[\]【】]{1,30})"
+    r"|\b(?:Source|Sources|Via)\s*:\s*(?P<en>[A-Z][\w&.'’-]*(?:[ \t][A-Z][\w&.'’-]*){0,4})"
+)
+# Labels that may follow a source without a space (来源：新华社作者：张三).
+_SOURCE_TAIL_RE = re.compile(r"(?:作者|编辑|责任编辑|记者|发布时间|时间|日期|点击|浏览).*$")
+# How much visible text is searched: metadata sits near the top of an article.
+_SCAN_CHARS = 30_000
+# A visible date counts as the article's when it is this close after the headline.
+_NEAR_HEADLINE_CHARS = 1_500
+
+
+@dataclass(frozen=True)
+class PageMetadata:
+    published: str | None
+    source: str | None
+
+
+def page_metadata(root: etree._Element, headline: str | None = None) -> PageMetadata:
+    """The page's time of publication (ISO 8601) and source, None where not found.
+
+    ``headline`` (the page title when not given) is where visible dates are looked
+    for first: a date just below the headline is the article's, while the first
+    date of the page is often today's date in the site header.
+    """
+    lines = visible_lines(root)
+    return PageMetadata(_published(root, lines, headline), _source(root, lines))
+
+
+def visible_lines(root: etree._Element) -> list[str]:
+    """The body's text nodes in document order, whitespace collapsed, up to _SCAN_CHARS."""
+    body = root.find("body")
+    lines: list[str] = []
+    seen = 0
+    for piece in (body if body is not None else root).itertext():
+        text = " ".join(piece.split())
+        if text:
+            lines.append(text)
+            seen += len(text)
+            if seen > _SCAN_CHARS:
+                break
+    return lines
+
+
+def find_date(text: str) -> str | None:
+    """The first valid date (and time) written in ``text``, as ISO 8601."""
+    found = [(m.start(), m) for regex in (_NUMERIC_DATE_RE, _ENGLISH_DATE_RE) for m in regex.finditer(text)]
+    for _, match in sorted(found, key=lambda item: item[0]):
+        iso = _iso(match)
+        if iso:
+            return iso
+    return None
+
+
+def find_source(text: str) -> str | None:
+    """The source named by a 来源：/ Source: label in ``text``."""
+    for match in _SOURCE_RE.finditer(text):
+        value = match.group("zh") or match.group("en") or ""
+        value = _SOURCE_TAIL_RE.sub("", value).strip(" -—·.")
+        if value and not _NUMERIC_DATE_RE.match(value):
+            return value
+    return None
+
+
+# --- published -----------------------------------------------------------------------
+
+
+def _published(root: etree._Element, lines: list[str], headline: str | None) -> str | None:
+    return _meta_date(root) or _visible_date(lines, headline if headline is not None else _title(root))
+
+
+def _meta_date(root: etree._Element) -> str | None:
+    candidates: dict[str, str] = {}
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        value = None
+        if element.tag == "meta":
+            key = (element.get("property") or element.get("name") or element.get("itemprop") or "").strip().lower()
+            if key in _DATE_META_KEYS:
+                value = element.get("content")
+        elif (element.get("itemprop") or "").strip().lower() == "datepublished":
+            key = "datepublished"
+            value = element.get("datetime") or element.get("content") or " ".join("".join(element.itertext()).split())
+        elif element.tag == "time" and element.get("datetime"):
+            key, value = "time", element.get("datetime")
+        if value and key not in candidates:
+            candidates[key] = value.strip()
+    for key in (*_DATE_META_KEYS, "time"):
+        iso = _normalise_date(candidates.get(key))
+        if iso:
+            return iso
+    return None
+
+
+def _normalise_date(value: str | None) -> str | None:
+    """An ISO 8601 date-time kept as it is (normalised); anything else read as text."""
+    if not value:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return find_date(value)
+    if not 1990 <= parsed.year <= 2100:
+        return None
+    return parsed.date().isoformat() if re.fullmatch(r"\d{4}-\d\d-\d\d", value) else parsed.isoformat()
+
+
+def _visible_date(lines: list[str], headline: str) -> str | None:
+    text = "\n".join(lines)
+    start = text.find(headline) if headline else -1
+    if start >= 0:
+        near = find_date(text[start : start + len(headline) + _NEAR_HEADLINE_CHARS])
+        if near:
+            return near
+    return find_date(text)
+
+
+def _iso(match: re.Match[str]) -> str | None:
+    groups = match.groupdict()
+    try:
+        if groups.get("y") is not None:
+            year, month, day = int(groups["y"]), int(groups["m"]), int(groups["d"])
+        else:
+            year = int(groups["y1"] or groups["y2"])
+            month = _MONTHS[(groups["mon1"] or groups["mon2"]).lower()]
+            day = int(groups["d1"] or groups["d2"])
+        day_iso = date(year, month, day).isoformat()
+    except (ValueError, KeyError):
+        return None
+    if groups.get("H") is None:
+        return day_iso
+    hour, minute, second = int(groups["H"]), int(groups["M"]), int(groups["S"] or 0)
+    ampm = (groups.get("ampm") or "").lower().replace(".", "")
+    if ampm == "pm" and hour < 12:
+        hour += 12
+    elif ampm == "am" and hour == 12:
+        hour = 0
+    if hour > 23:
+        return day_iso
+    return f"{day_iso}T{hour:02d}:{minute:02d}:{second:02d}"
+
+
+# --- source --------------------------------------------------------------------------
+
+
+def _source(root: etree._Element, lines: list[str]) -> str | None:
+    for line in lines:
+        if len(line) <= 300:  # a label in running prose ("the source: …") is not a byline
+            found = find_source(line)
+            if found:
+                return found
+    metas: dict[str, str] = {}
+    for element in root.iter("meta"):
+        key = (element.get("property") or element.get("name") or "").strip().lower()
+        value = " ".join((element.get("content") or "").split())
+        if key in _SOURCE_META_KEYS and value and key not in metas:
+            metas[key] = value
+    return next((metas[key] for key in _SOURCE_META_KEYS if key in metas), None)
+
+
+def _title(root: etree._Element) -> str:
+    for tag in ("h1", "title"):
+        for element in root.iter(tag):
+            text = " ".join("".join(element.itertext()).split())
+            if text:
+                return text
+    return ""
