@@ -83,6 +83,11 @@ def _webclean_paper(pages: Sequence[Page] = ()) -> Extract:
     return _webclean(pages, method="paper")
 
 
+def _webclean_method(method: str) -> Callable[..., Extract]:
+    """The seed documents' other systems (blocks, ladom, mlp), packaged as they are."""
+    return lambda pages=(): _webclean(pages, method=method)
+
+
 CV_FOLDS = 3
 
 
@@ -210,12 +215,19 @@ def _goose3() -> Extract:
 
 
 # Builders that need the benchmark's pages (to train on) take them as an argument.
-NEEDS_PAGES = {"webclean", "webclean-paper", "webclean-cv", "webclean-paper-cv"}
+NEEDS_PAGES = {
+    "webclean", "webclean-paper", "webclean-cv", "webclean-paper-cv", "webclean-blocks", "webclean-ladom",
+    "webclean-mlp", "webclean-mlp-cv",
+}  # fmt: skip
 BUILDERS: dict[str, Callable[..., Extract]] = {
     "webclean": _webclean,
     "webclean-paper": _webclean_paper,
     "webclean-cv": _webclean_cv,
     "webclean-paper-cv": _webclean_paper_cv,
+    "webclean-blocks": _webclean_method("blocks"),
+    "webclean-ladom": _webclean_method("ladom"),
+    "webclean-mlp": _webclean_method("mlp"),
+    "webclean-mlp-cv": lambda pages=(): _webclean_cv(pages, method="mlp"),
     "trafilatura": _trafilatura,
     "trafilatura-fast": _trafilatura_fast,
     "readability": _readability,
