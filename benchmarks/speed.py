@@ -46,7 +46,6 @@ import ctypes
 import gc
 import importlib.util
 import io
-import logging
 import os
 import platform
 import pstats
@@ -67,6 +66,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if importlib.util.find_spec("webclean") is None:
     sys.path.insert(0, str(ROOT))
 
+from quality import quiet  # the sibling script: the same silencing of the peers' logging
 from webclean.datasets import read_pages  # noqa: E402
 
 DEFAULT_LIMIT = 100
@@ -151,19 +151,6 @@ def build(names: Sequence[str]) -> dict[str, Run]:
     return runs
 
 
-@contextlib.contextmanager
-def quiet() -> Iterator[None]:
-    """Peers log warnings by the thousand on these pages; keep them off the tables.
-
-    Logging stays disabled for every extractor alike, so none pays for formatting
-    records that nobody reads.
-    """
-    logging.disable(logging.CRITICAL)
-    try:
-        with contextlib.redirect_stdout(sys.stderr):
-            yield
-    finally:
-        logging.disable(logging.NOTSET)
 
 
 # --- pages -------------------------------------------------------------------
