@@ -15,7 +15,7 @@ from typing import Any
 # Imported eagerly: the function shares its name with its module, and a lazy import
 # would leave ``webclean.extract`` bound to the module once anything imported
 # ``webclean.extract`` as a module (webclean.spark does).
-from webclean.extract import extract
+from webclean.extract import extract  # noqa: F401 - the public name
 
 _EXPORTS = {
     "Config": "webclean.config",

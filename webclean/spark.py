@@ -57,7 +57,6 @@ from webclean.extract import FEATURE_SET, check_model, extract
 from webclean.features import feature_matrix
 from webclean.lexicon import NoiseLexicon, TermCounts, build_lexicon
 from webclean.model import Model, load_model
-from webclean.result import Status
 from webclean.result import Extraction, Status
 from webclean.tokenize import special_marks, words
 from webclean.training import (

@@ -36,7 +36,7 @@ from webclean.config import Config
 from webclean.locate import text_length
 from webclean.methods.blocks import NOISE_PHRASES
 from webclean.methods.metadata import find_date
-from webclean.model import ModelError, default_model, read_model_directory, write_model_directory
+from webclean.model import ModelError, default_model, write_model_directory
 from webclean.segment import Line, drop_hidden, segment
 
 __all__ = ["FEATURES", "MLPModel", "fit_mlp", "line_features", "mlp_lines", "page_lines"]
