@@ -105,7 +105,9 @@ def _assert_answer(result: Extraction, allowed: set[str], seconds: float) -> Non
     assert (result.status == Status.OK) == bool(result.text)
     if result.status != Status.OK:
         assert result.error and result.error.isprintable(), "a failed page needs a clear reason"
-    assert seconds < TIMEOUT + SLACK, f"took {seconds:.1f} s"
+    assert seconds < TIMEOUT + SLACK, (
+        f"took {seconds:.1f} s (timer {signal.getitimer(signal.ITIMER_REAL)}, handler {signal.getsignal(signal.SIGALRM)})"
+    )
 
 
 def test_every_case_is_covered(corpus):

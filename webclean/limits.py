@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import signal
 import threading
+import time
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -24,14 +25,20 @@ def _can_interrupt() -> bool:
 
 @contextmanager
 def time_limit(seconds: float) -> Iterator[None]:
-    # A timer someone else set (an outer limit) is left alone rather than cancelled.
-    if seconds <= 0 or not _can_interrupt() or signal.getitimer(signal.ITIMER_REAL)[0] > 0:
+    if seconds <= 0 or not _can_interrupt():
+        yield
+        return
+    # A timer someone else set (an outer limit) fires first when it is sooner; a later
+    # one is put back, less the time spent here, once this limit is done.
+    outer, interval = signal.getitimer(signal.ITIMER_REAL)
+    if 0 < outer <= seconds:
         yield
         return
 
     def on_alarm(signum: int, frame: object) -> None:
         raise PageTimeout(f"over {seconds} s")
 
+    started = time.monotonic()
     previous = signal.signal(signal.SIGALRM, on_alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
@@ -40,3 +47,5 @@ def time_limit(seconds: float) -> Iterator[None]:
         signal.setitimer(signal.ITIMER_REAL, 0)
         # None: a handler installed from C, which Python cannot reinstall; the default is the closest.
         signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
+        if outer > 0:
+            signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - started), 1e-3), interval)
