@@ -34,6 +34,7 @@ MODEL_DATA := $(DATA)/cwced_cleaneval.jsonl.gz $(DATA)/cwced_modern.jsonl.gz $(D
 models: install
 	$(BIN)/webclean train --method svm --input $(MODEL_DATA) --output webclean/models/svm
 	$(BIN)/webclean train --method paper --input $(MODEL_DATA) --output webclean/models/paper
+	$(BIN)/webclean train --method mlp --input $(MODEL_DATA) --output webclean/models/mlp
 
 # Rebuild samples/sample.warc.gz from the dev data (Apache-2.0 and MIT pages); see samples/README.md.
 samples: install
