@@ -1,6 +1,6 @@
 """Score webclean and its peers on the same pages with the same measures.
 
-    python benchmarks/quality.py --data /work/shared/data/*.jsonl.gz \\
+    python benchmarks/quality.py --data ../shared/data/*.jsonl.gz \\
         [--extractors webclean,trafilatura,readability,resiliparse,justext] \\
         [--limit N] [--jobs 2] [--out benchmarks/results/] [--per-page NAME]
 

@@ -1,7 +1,7 @@
 """How fast webclean is, next to its peers and to a bare lxml parse: figures, not a test.
 
-    python benchmarks/speed.py --data /work/shared/data/cwced_modern.jsonl.gz \\
-        /work/shared/data/readability.jsonl.gz:60 [--limit 100] [--reps 5] \\
+    python benchmarks/speed.py --data ../shared/data/cwced_modern.jsonl.gz \\
+        ../shared/data/readability.jsonl.gz:60 [--limit 100] [--reps 5] \\
         [--extractors webclean-bytes,webclean-str,trafilatura,resiliparse,readability,lxml] \\
         [--markdown benchmarks/results/speed.md] [--profile 15]
 
