@@ -35,17 +35,37 @@ def time_limit(seconds: float) -> Iterator[None]:
         yield
         return
 
+    active = [True]
+
     def on_alarm(signum: int, frame: object) -> None:
-        raise PageTimeout(f"over {seconds} s")
+        if active[0]:
+            raise PageTimeout(f"over {seconds} s")
 
     started = time.monotonic()
     previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    # The alarm repeats: a PageTimeout raised while Python runs a destructor or a GC
+    # callback (freeing a large lxml tree) is printed as unraisable and lost, and a
+    # single alarm would then let the page run to its end.
+    signal.setitimer(signal.ITIMER_REAL, seconds, _REPEAT)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        _disarm(active)
         # None: a handler installed from C, which Python cannot reinstall; the default is the closest.
         signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
         if outer > 0:
             signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - started), 1e-3), interval)
+
+
+_REPEAT = 0.05
+
+
+def _disarm(active: list[bool]) -> None:
+    """Stop the alarm, even if it fires once more while this runs."""
+    while True:
+        try:
+            active[0] = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            return
+        except PageTimeout:
+            continue
