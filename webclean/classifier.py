@@ -9,6 +9,7 @@ decision function for all of a page's tags, and no unpickling on load.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Mapping
 
 import numpy as np
@@ -54,8 +55,13 @@ class SVMParams:
             return dot
         if self.kernel == "poly":
             return (self.gamma * dot + self.coef0) ** self.degree
-        sq = (Z * Z).sum(axis=1)[:, None] + (self.support_vectors**2).sum(axis=1)[None, :] - 2.0 * dot
+        sq = (Z * Z).sum(axis=1)[:, None] + self._support_norms[None, :] - 2.0 * dot
         return np.exp(-self.gamma * np.maximum(sq, 0.0))
+
+    @cached_property
+    def _support_norms(self) -> np.ndarray:
+        """Squared norms of the support vectors: the same for every chunk of every page."""
+        return (self.support_vectors**2).sum(axis=1)
 
     def arrays(self) -> dict[str, np.ndarray]:
         return {
