@@ -12,7 +12,6 @@ replacing only that date; the run's summary goes to OUTPUT/_summary/run_date=...
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 from datetime import date, datetime, timezone
 from pathlib import Path
@@ -24,7 +23,14 @@ except ImportError:  # run from a checkout: the package sits one folder up
 
 from webclean.config import ConfigError, load_config  # noqa: E402
 from webclean.model import ModelError  # noqa: E402
-from webclean.spark import INPUT_FORMATS, ExtractJob, InputError, build_session, run_extract  # noqa: E402
+from webclean.spark import (  # noqa: E402
+    INPUT_FORMATS,
+    ExtractJob,
+    InputError,
+    build_session,
+    configure_logging,
+    run_extract,
+)
 
 # What a wrong argument raises: reported in one line, before or instead of the job.
 USAGE_ERRORS = (ConfigError, InputError, ModelError)
@@ -44,8 +50,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("webclean").setLevel(logging.INFO)
+    configure_logging()
     try:
         job = ExtractJob(
             inputs=tuple(args.input),

@@ -12,7 +12,6 @@ heaviest words, also printed.
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Sequence
@@ -29,6 +28,7 @@ from webclean.spark import (  # noqa: E402
     InputFile,
     LexiconChanges,
     build_session,
+    configure_logging,
     list_inputs,
     rebuild_lexicon,
     write_lexicon_changes,
@@ -69,8 +69,7 @@ def svm_model(directory: Path) -> Model:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("webclean").setLevel(logging.INFO)
+    configure_logging()
     try:
         if args.output.resolve() == args.model.resolve():
             raise InputError("--output must be a new folder, not the model's own")

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import sys
 import time
 from pathlib import Path, PurePosixPath
@@ -27,7 +26,7 @@ except ImportError:  # run from a checkout: the package sits one folder up
 from webclean.config import Config, ConfigError, load_config  # noqa: E402
 from webclean.extract import FEATURE_SET  # noqa: E402
 from webclean.model import save_model  # noqa: E402
-from webclean.spark import InputError, build_session, list_inputs, train_on_spark  # noqa: E402
+from webclean.spark import InputError, build_session, configure_logging, list_inputs, train_on_spark  # noqa: E402
 
 # What a wrong argument raises: reported in one line, before the job.
 USAGE_ERRORS = (ConfigError, InputError)
@@ -54,8 +53,7 @@ def svm_config(args: argparse.Namespace) -> Config:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("webclean").setLevel(logging.INFO)
+    configure_logging()
     started = time.monotonic()
     try:
         config = svm_config(args)

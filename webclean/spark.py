@@ -226,6 +226,12 @@ class RunSummary:
 # ---------------------------------------------------------------- the session
 
 
+def configure_logging() -> None:
+    """What every job logs: warnings from everything, progress from webclean."""
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("webclean").setLevel(logging.INFO)
+
+
 def build_session(app_name: str = "webclean", conf: Mapping[str, str] | None = None) -> SparkSession:
     """A SparkSession from spark-submit's configuration plus ``conf``; ships webclean if needed."""
     conf = dict(conf or {})
