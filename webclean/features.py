@@ -14,7 +14,6 @@ from typing import Callable, Iterator, Sequence
 
 import numpy as np
 from lxml import etree
-from lxml import html as lxml_html
 
 from webclean.lexicon import NoiseLexicon
 from webclean.segment import Line
@@ -58,7 +57,7 @@ def normalise_space(text: str) -> str:
     return _SPACE_RE.sub(" ", text).strip()
 
 
-def block_units(block: lxml_html.HtmlElement) -> list[Unit]:
+def block_units(block: etree._Element) -> list[Unit]:
     """The ``<p>``, ``<a>`` and ``<td>`` units of ``block`` in document order."""
     raw = list(_walk_units(block))
     samples = sum(1 for tag, _, _ in raw if tag in SAMPLE_TAGS)
@@ -73,7 +72,7 @@ def block_units(block: lxml_html.HtmlElement) -> list[Unit]:
     return units
 
 
-def _walk_units(block: lxml_html.HtmlElement) -> Iterator[tuple[str, str, float]]:
+def _walk_units(block: etree._Element) -> Iterator[tuple[str, str, float]]:
     # An explicit stack, not recursion: a page's depth must never reach the stack.
     stack = [block]
     while stack:
@@ -92,7 +91,7 @@ def _walk_units(block: lxml_html.HtmlElement) -> Iterator[tuple[str, str, float]
         stack.extend(reversed(el))
 
 
-def _own_text(cell: lxml_html.HtmlElement) -> Iterator[str]:
+def _own_text(cell: etree._Element) -> Iterator[str]:
     """Text of a cell outside the units and tables nested in it (those are walked on their own)."""
     skipped = 0  # how many enclosing elements are skipped at this point of the walk
     for event, el in etree.iterwalk(cell, events=("start", "end")):

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from lxml import html as lxml_html
+
+from lxml import etree
 
 from webclean.config import LocateConfig
 
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Block:
-    element: lxml_html.HtmlElement
+    element: etree._Element
     path: str
     score: int
 
@@ -31,7 +32,7 @@ def text_length(text: str) -> int:
     return sum(map(len, text.split()))
 
 
-def link_ratio(p: lxml_html.HtmlElement) -> float:
+def link_ratio(p: etree._Element) -> float:
     """r = La / Lp: the share of a ``<p>``'s text that sits inside its ``<a>``s."""
     total = text_length("".join(p.itertext()))
     if total == 0:
@@ -40,11 +41,11 @@ def link_ratio(p: lxml_html.HtmlElement) -> float:
     return min(1.0, linked / total)
 
 
-def locate_block(root: lxml_html.HtmlElement, config: LocateConfig) -> Block | None:
+def locate_block(root: etree._Element, config: LocateConfig) -> Block | None:
     """The block element with the highest score, or None when no ``<p>`` counts."""
     block_tags = frozenset(config.block_tags)
-    scores: dict[lxml_html.HtmlElement, int] = {}
-    order: dict[lxml_html.HtmlElement, int] = {}
+    scores: dict[etree._Element, int] = {}
+    order: dict[etree._Element, int] = {}
     for p in root.iter("p"):
         length = text_length("".join(p.itertext()))
         if length == 0 or link_ratio(p) > config.theta:
@@ -61,7 +62,7 @@ def locate_block(root: lxml_html.HtmlElement, config: LocateConfig) -> Block | N
     return Block(element=best, path=best.getroottree().getpath(best), score=scores[best])
 
 
-def _nearest_block(el: lxml_html.HtmlElement, block_tags: frozenset[str]) -> lxml_html.HtmlElement | None:
+def _nearest_block(el: etree._Element, block_tags: frozenset[str]) -> etree._Element | None:
     for ancestor in el.iterancestors():
         if ancestor.tag in block_tags:
             return ancestor
@@ -72,7 +73,7 @@ def _nearest_block(el: lxml_html.HtmlElement, block_tags: frozenset[str]) -> lxm
 
 
 def locate_region(
-    lines: "list[Line]", root: lxml_html.HtmlElement, theta: float, block_tags: frozenset[str], ascend_gain: float
+    lines: "list[Line]", root: etree._Element, theta: float, block_tags: frozenset[str], ascend_gain: float
 ) -> Block | None:
     """Step 1 on lines instead of ``<p>``s, for the improved method.
 
@@ -83,9 +84,9 @@ def locate_region(
     times its own counted text, so a text split over sibling blocks (one ``<div>`` per
     paragraph, paragraphs broken up by ad slots) is taken whole.
     """
-    direct: dict[lxml_html.HtmlElement, int] = {}
-    total: dict[lxml_html.HtmlElement, int] = {}
-    order: dict[lxml_html.HtmlElement, int] = {}
+    direct: dict[etree._Element, int] = {}
+    total: dict[etree._Element, int] = {}
+    order: dict[etree._Element, int] = {}
     for line in lines:
         if line.link_ratio > theta:
             continue
@@ -108,7 +109,7 @@ def locate_region(
 _WRAPPER_GAIN = 0.05
 
 
-def _grow(best: lxml_html.HtmlElement, total: dict[lxml_html.HtmlElement, int], ascend_gain: float) -> Block:
+def _grow(best: etree._Element, total: dict[etree._Element, int], ascend_gain: float) -> Block:
     """Grow the block into ancestors whose other children add much counted text."""
     node = best
     while True:

@@ -1,7 +1,7 @@
 """Text in, a clean lxml tree out: the tree every later step (method.md, Steps 1-4) walks.
 
-:func:`parse_html` parses with libxml2 (through lxml.html), without network access,
-comments or processing instructions, and then
+:func:`parse_html` parses with libxml2, without network access, comments or processing
+instructions, and then
 
 - removes elements that never hold main text (:data:`JUNK_TAGS`), keeping the text
   that follows each of them (its tail);
@@ -34,7 +34,6 @@ from __future__ import annotations
 import functools
 import re
 
-import lxml.html
 from lxml import etree
 
 __all__ = ["JUNK_TAGS", "ParseError", "element_path", "page_title", "parse_html", "text_of"]
@@ -68,7 +67,9 @@ MAX_SUPPORTED_DEPTH = 2000
 # cannot make libxml2 re-decode it, and lxml's ValueError for str input with an
 # encoding declaration cannot happen. lxml serialises concurrent use of one parser
 # with a lock, so sharing it between threads is safe.
-_PARSER = lxml.html.HTMLParser(
+# lxml's plain parser, not lxml.html's: its element classes cost a Python lookup for
+# every element a later step touches (6 % of extraction time, benchmarks/speed.py).
+_PARSER = etree.HTMLParser(
     encoding="utf-8",
     remove_comments=True,
     remove_pis=True,
@@ -111,7 +112,7 @@ _NOT_XML_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _END_TAG_LOOKBACK = 64
 
 
-def parse_html(text: str, *, max_depth: int = 400) -> lxml.html.HtmlElement:
+def parse_html(text: str, *, max_depth: int = 400) -> etree._Element:
     """Parse a page into its cleaned ``<html>`` element (see the module docstring).
 
     No element lies deeper than ``min(max_depth, MAX_SUPPORTED_DEPTH)`` levels, the
@@ -145,7 +146,7 @@ def parse_html(text: str, *, max_depth: int = 400) -> lxml.html.HtmlElement:
     return root
 
 
-def page_title(root: lxml.html.HtmlElement) -> str:
+def page_title(root: etree._Element) -> str:
     """The page's title, whitespace collapsed; "" if it has none.
 
     In this order: the first non-empty ``<title>`` (wherever libxml2 put it), the
@@ -190,7 +191,7 @@ def text_of(element: etree._Element) -> str:
 # --- parsing -------------------------------------------------------------------------
 
 
-def _parse(text: str) -> lxml.html.HtmlElement | None:
+def _parse(text: str) -> etree._Element | None:
     """libxml2's tree, or None for a document without content."""
     # "replace": a lone surrogate would make lxml stop reading a str at that point.
     # Control characters go: libxml2 keeps them, and lxml then refuses every text
@@ -206,7 +207,7 @@ def _parse(text: str) -> lxml.html.HtmlElement | None:
     return root
 
 
-def _drop_referenced_controls(root: lxml.html.HtmlElement) -> None:
+def _drop_referenced_controls(root: etree._Element) -> None:
     """Remove the control characters that character references put into text.
 
     lxml refuses to set a text that holds one, so any later edit of such a node
@@ -220,7 +221,7 @@ def _drop_referenced_controls(root: lxml.html.HtmlElement) -> None:
             element.tail = _NOT_XML_CHAR.sub("", element.tail)
 
 
-def _empty_document() -> lxml.html.HtmlElement:
+def _empty_document() -> etree._Element:
     root = _PARSER.makeelement("html")
     etree.SubElement(root, "head")
     etree.SubElement(root, "body")
@@ -238,7 +239,7 @@ def _reopen_document(text: str) -> str:
 # --- cleaning ------------------------------------------------------------------------
 
 
-def _drop_widget_forms(root: lxml.html.HtmlElement) -> None:
+def _drop_widget_forms(root: etree._Element) -> None:
     for form in list(root.iter("form")):
         if not _has_visible_chars(form, WIDGET_FORM_MAX_CHARS):
             _drop_keeping_tail(form)
@@ -255,7 +256,7 @@ def _has_visible_chars(element: etree._Element, count: int) -> bool:
     return False
 
 
-def _drop_keeping_tail(element: lxml.html.HtmlElement) -> None:
+def _drop_keeping_tail(element: etree._Element) -> None:
     """lxml.html's drop_tree, but safe: its text assignment raises on a control
     character (libxml2 makes them from &#1; or &#xffff;), and lxml has already
     deleted the old text by then."""
@@ -273,7 +274,7 @@ def _xml_safe(text: str | None) -> str | None:
     return None if text is None else _NOT_XML_CHAR.sub("", text)
 
 
-def _repair_body(root: lxml.html.HtmlElement) -> None:
+def _repair_body(root: etree._Element) -> None:
     """Make sure <body> exists, and holds the page when the parser left it in <head>.
 
     Given content before <html> (a <script>, stray text), libxml2 has been seen to
