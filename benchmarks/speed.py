@@ -300,7 +300,7 @@ def timed_pass(runs: dict[str, Run], pages: Sequence[BenchPage], number: int) ->
 
 # --- webclean stage by stage -------------------------------------------------
 
-STAGES = ("decode", "parse", "title+lang", "metadata", "locate+segment", "features", "classify", "denoise (rest)")
+STAGES = ("decode", "parse", "title+lang", "segment", "locate", "metadata", "features", "classify", "denoise (rest)")
 
 
 class _Timed:
@@ -393,7 +393,7 @@ class StageTimer:
 
         from webclean.decode import decode_html, sniff
         from webclean.denoise import denoise
-        from webclean.extract import SMOOTHING, _language, locate_units
+        from webclean.extract import SMOOTHING, _language, locate_units, page_lines
         from webclean.methods.metadata import page_metadata
         from webclean.parse import ParseError, page_title, parse_html
 
@@ -412,17 +412,19 @@ class StageTimer:
         t2 = clock()
         _language(root, page_title(root))
         t3 = clock()
-        page_metadata(root)
+        lines = page_lines(root, config)
         t4 = clock()
-        block, units = locate_units(root, config)
+        block, units = locate_units(root, config, lines)
         t5 = clock()
+        page_metadata(root, lines=[line.text for line in lines])
+        t6 = clock()
         kept = ""
         if block is not None:
             svm = _TimedSVM(self.predict)
             paragraphs = denoise(units, model.lexicon, svm, config.denoise.beta, self.KEY, SMOOTHING[config.method])
             kept = "\n".join(paragraphs)
-        t6 = clock()
-        return self._split(t0, t1, t2, t3, t4, t5, t6), kept
+        t7 = clock()
+        return self._split(t0, t1, t2, t3, t4, t5, t6, t7), kept
 
     def _split(self, *t: float) -> dict[str, float]:
         cal = self.calibration
@@ -652,8 +654,9 @@ def stage_table(report: StageReport) -> str:
     notes = [
         "",
         f"Median of {len(report.per_pass)} passes over {counted} pages ({report.skipped} stopped before parsing). "
-        "metadata is `page_metadata` (date and source); "
-        "locate+segment is `locate_units` (drop_hidden, segment, locate_region, line_units); "
+        "segment is `page_lines` (drop_hidden and segment: the page's lines); "
+        "locate is `locate_units` on those lines (Step 1's locate_region, and line_units); "
+        "metadata is `page_metadata` (date and source) on the same lines; "
         "features is the row function and classify `SVMParams.predict` inside `denoise`, "
         "whose other work (sentence splitting, the noise-filter loop, building arrays, the final join) is denoise (rest). "
         f"Each timed call costs {1e6 * report.calibration.inside:.2f} µs inside its own figure and "

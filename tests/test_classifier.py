@@ -36,6 +36,27 @@ def test_numpy_decision_function_matches_scikit_learn(kernel):
     np.testing.assert_allclose(classifier.decision_function(probe), reference.decision_function(probe), rtol=1e-6, atol=1e-8)
 
 
+def test_chunks_and_threads_share_no_state(monkeypatch):
+    # The kernel is computed in a per-thread workspace reused between calls and chunks:
+    # pages scored one after another, in several chunks, or at the same time in several
+    # threads, must get exactly what each would get alone.
+    from concurrent.futures import ThreadPoolExecutor
+
+    from webclean import classifier as module
+
+    X, y = _data(n=80)
+    svm = TagClassifier(folds=3, c_grid=(10.0,), gamma_grid=(1.0,)).fit(X, y).params_
+    pages = [_data(seed=seed, n=40)[0] for seed in range(2, 10)]
+    whole = [svm.decision_function(page) for page in pages]
+    monkeypatch.setattr(module, "_CHUNK", 7)
+    alone = [svm.decision_function(page) for page in pages]
+    np.testing.assert_allclose(np.concatenate(alone), np.concatenate(whole), rtol=1e-12, atol=1e-12)
+    with ThreadPoolExecutor(4) as pool:
+        for _ in range(5):
+            for got, expected in zip(pool.map(svm.decision_function, pages), alone):
+                np.testing.assert_array_equal(got, expected)
+
+
 def test_deterministic_for_a_fixed_seed():
     X, y = _data()
     a = TagClassifier(folds=3, c_grid=(1.0, 10.0), gamma_grid=(0.1, 1.0), random_state=3).fit(X, y)

@@ -2,7 +2,7 @@ from collections import Counter
 
 from webclean.config import LexiconConfig
 from webclean.lexicon import NoiseLexicon, TermCounts, build_lexicon
-from webclean.tokenize import EMAIL, NO_SENTENCE_END, PHONE, URL
+from webclean.tokenize import EMAIL, NO_SENTENCE_END, PHONE, URL, ends_sentence, marks_of, special_marks, words
 
 
 def _counts():
@@ -55,3 +55,33 @@ def test_counts_merge_like_a_word_count():
 def test_round_trip_through_dict():
     lexicon = build_lexicon(_counts(), LexiconConfig(min_count=1))
     assert NoiseLexicon.from_dict(lexicon.to_dict()) == lexicon
+
+
+def _known_lexicon():
+    return NoiseLexicon(
+        words={"版权": 2.0, "评论": 3.0, "share": 1.5, "iphone": 0.5, EMAIL: 4.0, URL: 1.0, PHONE: 1.0},
+        marks={"|": 2.0, "©": 5.0, NO_SENTENCE_END: 1.0},
+    )
+
+
+def test_word_index_finds_lexicon_words_in_the_text():
+    lexicon = _known_lexicon()
+    # CJK words where they occur, Latin words as whole words (any case), pseudo-words once each.
+    assert lexicon.word_index("版权所有 发表评论") == 2.0 + 3.0
+    assert lexicon.word_index("Share this; SHARE that. Sharing is not a lexicon word.") == 3.0
+    assert lexicon.word_index("写信给 ed@example.com 或访问 www.example.com") == 4.0 + 1.0
+    # A Latin word runs up to a CJK ideograph, as jieba would cut it.
+    assert lexicon.word_index("iPhone手机评论") == 0.5 + 3.0
+    assert lexicon.word_index("全文共三段，与噪声无关。") == 0.0
+
+
+def test_word_index_agrees_with_jieba_words_on_latin_text():
+    lexicon = _known_lexicon()
+    for text in ["Share it at https://example.org/a?b=1 now", "Call +1 555 123 4567 or mail a.b@c.org", "plain prose here."]:
+        assert lexicon.word_index(text) == lexicon.noise_word_index(words(text))
+
+
+def test_mark_index_equals_the_papers_s():
+    lexicon = _known_lexicon()
+    for text in ["首页 | 新闻 | 关于 ©2024", "A sentence that ends.", "no end | here"]:
+        assert lexicon.mark_index(marks_of(text), ends_sentence(text)) == lexicon.special_punct_index(special_marks(text))

@@ -72,3 +72,16 @@ def test_improved_method_finds_text_without_p():
     block, units = locate_units(parse_html(markup), Config(method="svm"))
     assert block is not None
     assert [u.text for u in units][-2:] == ["没有段落标签的正文，用换行分开。", "第二句话也在这里。"]
+
+
+def test_class_and_id_words_are_whole_words_or_parts_between_separators():
+    from webclean.segment import _attr_marks
+
+    noise = ["nav", "NavBar x", "site-footer", "comment2", "box_related", "ads", "top  menu", "x sidebar-left"]
+    not_noise = ["navigation", "commentary", "adsense", "headline", "footnote", "sharedx", "nav.bar"]
+    for value in noise:
+        assert _attr_marks(value)[0], value
+    for value in not_noise:
+        assert not _attr_marks(value)[0], value
+    assert _attr_marks("post-body entry-content")[1]
+    assert not _attr_marks("postscript maintenance")[1]

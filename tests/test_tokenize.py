@@ -1,10 +1,18 @@
+import unicodedata
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from webclean import tokenize
 from webclean.tokenize import (
     EMAIL,
     NO_SENTENCE_END,
     PHONE,
     URL,
     ends_sentence,
+    marks_of,
     special_marks,
+    split_pseudo_words,
     split_sentences,
     words,
 )
@@ -58,3 +66,38 @@ def test_split_sentences_keeps_every_character():
 
 def test_dots_inside_numbers_do_not_split():
     assert split_sentences("It costs 3.5 dollars. Then") == ["It costs 3.5 dollars.", " Then"]
+
+
+def _marks_by_definition(text):
+    return [ch for ch in text if not (ch.isalnum() or ch.isspace()) and unicodedata.category(ch)[0] in "PS"]
+
+
+@given(st.text(max_size=200))
+@settings(max_examples=300, deadline=None)
+def test_marks_of_are_the_punctuation_and_symbol_characters(text):
+    assert marks_of(text) == _marks_by_definition(text)
+
+
+def test_marks_of_covers_every_category():
+    # Every character of the first two planes: the regular expression's classes and
+    # str.isalnum / str.isspace agree on what may be a mark.
+    text = "".join(map(chr, range(0x20000)))
+    text = text.replace("\ud800", "")  # lone surrogates stay: they are category Cs, not marks
+    assert marks_of(text) == _marks_by_definition(text)
+
+
+_PSEUDO_PARTS = ["a", "B", "1", "2", "@", ".", ":", "/", "-", " ", "中文", "www.", "WWW.", "http://", "ftp://", ".com", ".CN",
+                 ".org", "x@y", "555 123 4567", "+86 10 1234 5678", "13912345678", "010-12345678", "（010）12345678"]
+
+
+@given(st.lists(st.sampled_from(_PSEUDO_PARTS), max_size=12).map("".join))
+@settings(max_examples=300, deadline=None)
+def test_texts_skipped_by_the_hint_hold_no_pseudo_word(text):
+    pieces, pseudo = split_pseudo_words(text)
+    if not pseudo:
+        assert len(pieces) == 1
+    # The hint only skips work: the full pattern finds nothing the hint missed.
+    normalised = unicodedata.normalize("NFKC", text)
+    assert [m.lastgroup for m in tokenize._PSEUDO_RE.finditer(normalised)] == [
+        {"<email>": "email", "<url>": "url", "<phone>": "phone"}[p] for p in pseudo
+    ]

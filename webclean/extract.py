@@ -23,7 +23,7 @@ from webclean.methods.metadata import page_metadata
 from webclean.model import Model, ModelError, default_model
 from webclean.parse import ParseError, page_title, parse_html
 from webclean.result import Extraction, Status
-from webclean.segment import drop_hidden, segment
+from webclean.segment import Line, drop_hidden, segment
 from webclean.tokenize import has_cjk
 
 _DEFAULT_CONFIG = Config()
@@ -90,8 +90,9 @@ def _extract(html: str | bytes, config: Config, model: Model | None, http_charse
     if config.method not in FEATURE_SET:
         return run_other_method(root, title, lang, encoding, config, model)
     assert model is not None
-    metadata = page_metadata(root)  # before locate_units edits the tree
-    block, units = locate_units(root, config)
+    lines = None if config.method == "paper" else page_lines(root, config)
+    block, units = locate_units(root, config, lines)
+    metadata = page_metadata(root, lines=None if lines is None else [line.text for line in lines])
     if block is None:
         return Extraction(
             text="", title=title, status=Status.EMPTY, error="no block holds text", encoding=encoding, lang=lang,
@@ -113,16 +114,29 @@ def _extract(html: str | bytes, config: Config, model: Model | None, http_charse
     )
 
 
-def locate_units(root: etree._Element, config: Config) -> tuple[Block | None, list[Unit]]:
-    """Step 1 and the units of Step 2 for the configured method."""
+def page_lines(root: etree._Element, config: Config) -> list[Line]:
+    """The lines of the page's body (segment.py), hidden elements dropped first when
+    the improved method says so (this edits the tree)."""
+    if config.improved.drop_hidden:
+        drop_hidden(root)
+    body = root.find("body")
+    return segment(body if body is not None else root)
+
+
+def locate_units(
+    root: etree._Element, config: Config, lines: list[Line] | None = None
+) -> tuple[Block | None, list[Unit]]:
+    """Step 1 and the units of Step 2 for the configured method.
+
+    The improved method works on the page's lines: pass them when they are at hand
+    (:func:`page_lines`), or they are made here.
+    """
     if config.method == "paper":
         block = locate_block(root, config.locate)
         return block, (block_units(block.element) if block is not None else [])
     improved = config.improved
-    if improved.drop_hidden:
-        drop_hidden(root)
-    body = root.find("body")
-    lines = segment(body if body is not None else root)
+    if lines is None:
+        lines = page_lines(root, config)
     block = locate_region(lines, root, config.locate.theta, frozenset(improved.block_tags), improved.ascend_gain)
     if block is None:
         return None, []

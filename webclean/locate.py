@@ -85,22 +85,26 @@ def locate_region(
     paragraph, paragraphs broken up by ad slots) is taken whole.
     """
     direct: dict[etree._Element, int] = {}
-    total: dict[etree._Element, int] = {}
     order: dict[etree._Element, int] = {}
+    nearest: dict[etree._Element, etree._Element | None] = {}
     for line in lines:
         if line.link_ratio > theta:
             continue
-        length = text_length(line.text)
-        owner = line.owner if line.owner.tag in block_tags else _nearest_block(line.owner, block_tags)
-        if owner is None:
+        owner = line.owner
+        if owner not in nearest:
+            nearest[owner] = owner if owner.tag in block_tags else _nearest_block(owner, block_tags)
+        block = nearest[owner]
+        if block is None:
             continue
-        direct[owner] = direct.get(owner, 0) + length
-        order.setdefault(owner, len(order))
-        for ancestor in owner.iterancestors():
-            total[ancestor] = total.get(ancestor, 0) + length
-        total[owner] = total.get(owner, 0) + length
+        direct[block] = direct.get(block, 0) + line.length
+        order.setdefault(block, len(order))
     if not direct:
         return None
+    # Each block's counted text, and the text counted below each of its ancestors.
+    total = dict(direct)
+    for block, length in direct.items():
+        for ancestor in block.iterancestors():
+            total[ancestor] = total.get(ancestor, 0) + length
     best = max(direct, key=lambda el: (direct[el], -order[el]))
     return _grow(best, total, ascend_gain)
 

@@ -107,6 +107,13 @@ _C0_TO_SPACE = bytes.maketrans(b"\x0b\x0c", b"  ")
 _C0_DELETE = bytes([*range(0x00, 0x09), *range(0x0E, 0x20)])
 # What lxml refuses in text, and libxml2 may still produce from &#1; or &#xffff;.
 _NOT_XML_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+# The character references from which libxml2 makes a character of _NOT_XML_CHAR
+# (&#1; … &#8;, &#11;, &#12;, &#14; … &#31;, &#65534;, &#65535;, in decimal or hex, with
+# or without the ";"), and &#0;: pages without one skip a walk of the whole tree.
+_CONTROL_REFERENCE = re.compile(
+    rb"&#(?:[xX]0*(?:[0-8bcefBCEF]|1[0-9a-fA-F]|[fF]{3}[eEfF])(?![0-9a-fA-F])"
+    rb"|0*(?:[0-8]|1[1-2]|1[4-9]|2[0-9]|3[01]|6553[45])(?![0-9]))"
+)
 # How far an end tag looks down the stack for its start tag: bounded, so that a
 # flood of stray end tags over a deep stack stays linear.
 _END_TAG_LOOKBACK = 64
@@ -202,7 +209,7 @@ def _parse(text: str) -> etree._Element | None:
         root = etree.fromstring(data, _PARSER)
     except etree.LxmlError as err:
         raise ParseError(str(err)) from err
-    if root is not None and b"&#" in data:
+    if root is not None and b"&#" in data and _CONTROL_REFERENCE.search(data):
         _drop_referenced_controls(root)
     return root
 

@@ -11,12 +11,12 @@ ancestors' class or id name it navigation, comments or the article).
 
 from __future__ import annotations
 
+import functools
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from lxml import etree
 
-from webclean.locate import text_length
 
 BLOCK_LEVEL = frozenset(
     "address article aside blockquote body caption center dd details dialog dir div dl dt "
@@ -30,38 +30,44 @@ CELLS = frozenset({"td", "th"})
 # Landmarks that never hold an article's text.
 NOISE_TAGS = frozenset({"nav", "aside", "footer", "menu"})
 
-# Words of class and id values; matched as whole words or word parts between - and _.
-_NOISE_ATTR_RE = re.compile(
-    r"(?:^|[\s_-])(?:nav|navbar|menu|footer|foot|sidebar|side|breadcrumbs?|crumbs?|comments?|reply|share|sharing|"
-    r"social|related|recommend|promo|sponsor|advert|ads?|banner|copyright|subscribe|newsletter|cookie|consent|"
-    r"popup|modal|toolbar|pagination|pager|tags?|login|signup|widget|hot|rank)(?:$|[\s_\d-])",
-    re.IGNORECASE,
+# Words of class and id values, matched as whole words or word parts between - and _
+# (a digit may follow: "comment2"), in any case.
+_NOISE_ATTR_WORDS = frozenset(
+    "nav navbar menu footer foot sidebar side breadcrumb breadcrumbs crumb crumbs comment comments reply "
+    "share sharing social related recommend promo sponsor advert ad ads banner copyright subscribe "
+    "newsletter cookie consent popup modal toolbar pagination pager tag tags login signup widget hot rank".split()
 )
-_CONTENT_ATTR_RE = re.compile(
-    r"(?:^|[\s_-])(?:article|content|post|entry|story|main|body|text|detail|news|artibody|endtext)(?:$|[\s_\d-])",
-    re.IGNORECASE,
-)
+_CONTENT_ATTR_WORDS = frozenset("article content post entry story main body text detail news artibody endtext".split())
+# The candidate words of a lower-cased class/id value: runs of ASCII letters that start
+# it or follow white space, "_" or "-", and end it or come before one of those or a digit.
+_ATTR_WORD_RE = re.compile(r"(?<![^\s_-])[a-z]+(?![^\s_\d-])")
 _HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
-_SPACE_RE = re.compile(r"\s+")
 
 
-@dataclass(frozen=True)
-class Line:
-    text: str
+class Line(NamedTuple):
+    text: str  # whitespace runs made one space, stripped
     owner: etree._Element  # the innermost block-level element holding the line
     kind: str  # "p", "heading", "list", "cell", "link" (a line that is all link) or "text"
     link_ratio: float
     noise_attr: bool  # an ancestor's class/id or tag names navigation, comments, footers …
     content_attr: bool  # an ancestor's class/id names the article
 
+    @property
+    def length(self) -> int:
+        """Characters other than white space (locate.text_length of the text)."""
+        return len(self.text) - self.text.count(" ")
+
+
+# Elements a browser does not show: the attributes are tested in C, the values here.
+_MAYBE_HIDDEN = etree.XPath("//*[@hidden or @aria-hidden or @style]")
+
 
 def drop_hidden(root: etree._Element) -> int:
     """Remove elements a browser would not show; returns how many were removed."""
     hidden = [
         el
-        for el in root.iter()
-        if isinstance(el.tag, str)
-        and (
+        for el in _MAYBE_HIDDEN(root)
+        if (
             el.get("hidden") is not None
             or (el.get("aria-hidden") or "").strip().lower() == "true"
             or _HIDDEN_STYLE_RE.search(el.get("style") or "")
@@ -83,68 +89,89 @@ def drop_hidden(root: etree._Element) -> int:
     return len(hidden)
 
 
-class _Builder:
-    """Collects text pieces into lines during one walk of the tree."""
-
-    def __init__(self) -> None:
-        self.lines: list[Line] = []
-        self.pieces: list[str] = []
-        self.linked = 0
-        self.total = 0
-
-    def add(self, text: str | None, in_link: bool) -> None:
-        if not text:
-            return
-        self.pieces.append(text)
-        length = text_length(text)
-        self.total += length
-        if in_link:
-            self.linked += length
-
-    def flush(self, owner: etree._Element, noise: bool, content: bool) -> None:
-        text = _SPACE_RE.sub(" ", "".join(self.pieces)).strip()
-        if text and self.total:
-            ratio = min(1.0, self.linked / self.total)
-            self.lines.append(Line(text, owner, _kind(owner, ratio), ratio, noise, content))
-        self.pieces.clear()
-        self.linked = self.total = 0
+@functools.lru_cache(maxsize=8192)
+def _attr_marks(attrs: str) -> tuple[bool, bool]:
+    """Whether class and id words name noise, and whether they name the article."""
+    words = _ATTR_WORD_RE.findall(attrs.lower())
+    return not _NOISE_ATTR_WORDS.isdisjoint(words), not _CONTENT_ATTR_WORDS.isdisjoint(words)
 
 
 def segment(container: etree._Element) -> list[Line]:
-    """The lines of ``container`` in document order (no recursion: an explicit walk)."""
-    builder = _Builder()
-    # One entry per open element: (element, is block, in a link, noise attr, content attr).
-    stack: list[tuple[etree._Element, bool, bool, bool, bool]] = []
+    """The lines of ``container`` in document order (no recursion: an explicit walk).
+
+    One pass of lxml's iterwalk; a line's pieces are joined when a block element or
+    a ``<br>`` ends it. Only the pieces inside links are measured as they come: the
+    characters other than white space add up, so the line's own length is measured
+    once, on its joined text.
+    """
+    lines: list[Line] = []
+    pieces: list[str] = []
+    linked = 0
+    solid = False  # whether a piece of the line has more than white space
+
+    def flush(owner: etree._Element, noise: bool, content: bool) -> None:
+        nonlocal linked
+        text = " ".join("".join(pieces).split())
+        pieces.clear()
+        if text:
+            length = len(text) - text.count(" ")
+            ratio = min(1.0, linked / length)
+            lines.append(Line(text, owner, _kind(owner, ratio), ratio, noise, content))
+        linked = 0
+
+    # One entry per open element: (is block, in a link, noise attr, content attr).
+    stack: list[tuple[bool, bool, bool, bool]] = []
     owners: list[etree._Element] = [container]
+    top = (True, False, False, False)
+    state = top
     for event, el in etree.iterwalk(container, events=("start", "end")):
-        tag = el.tag if isinstance(el.tag, str) else ""
-        parent_state = stack[-1] if stack else (container, True, False, False, False)
-        in_link, noise, content = parent_state[2], parent_state[3], parent_state[4]
         if event == "start":
+            tag = el.tag  # a str, or a function for comments and the like: never in the sets
             block = tag in BLOCK_LEVEL or el is container
             if block or tag in LINE_BREAKS:
-                builder.flush(owners[-1], noise, content)
-            attrs = f"{el.get('class') or ''} {el.get('id') or ''}"
-            state = (
-                el,
-                block,
-                in_link or tag == "a",
-                noise or tag in NOISE_TAGS or bool(_NOISE_ATTR_RE.search(attrs)),
-                content or bool(_CONTENT_ATTR_RE.search(attrs)),
-            )
+                if solid:
+                    flush(owners[-1], state[2], state[3])
+                    solid = False
+                elif pieces:
+                    pieces.clear()
+            in_link, noise, content = state[1], state[2], state[3]
+            attrs = el.get("class")
+            name = el.get("id")
+            if attrs is not None or name is not None:
+                noisy, contenty = _attr_marks(f"{attrs or ''} {name or ''}")
+                noise = noise or noisy
+                content = content or contenty
+            state = (block, in_link or tag == "a", noise or tag in NOISE_TAGS, content)
             stack.append(state)
             if block:
                 owners.append(el)
-            builder.add(el.text, state[2])
+            text = el.text
+            if text:
+                pieces.append(text)
+                if not solid and not text.isspace():
+                    solid = True
+                if state[1]:
+                    linked += sum(map(len, text.split()))
             continue
-        state = stack.pop()
-        if state[1]:
-            builder.flush(owners[-1], state[3], state[4])
+        closed = stack.pop()
+        if closed[0]:
+            if solid:
+                flush(owners[-1], closed[2], closed[3])
+                solid = False
+            elif pieces:
+                pieces.clear()
             owners.pop()
-        if el is not container:
-            # The tail belongs to the parent's context.
-            builder.add(el.tail, in_link)
-    return builder.lines
+        state = stack[-1] if stack else top
+        # The tail is measured as linked when the element is a link or inside one:
+        # counted as the parent's text instead, CV F1 fell (docs/quality.md, #13).
+        tail = el.tail
+        if tail and el is not container:
+            pieces.append(tail)
+            if not solid and not tail.isspace():
+                solid = True
+            if closed[1]:
+                linked += sum(map(len, tail.split()))
+    return lines
 
 
 def _kind(owner: etree._Element, ratio: float) -> str:

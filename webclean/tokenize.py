@@ -41,10 +41,14 @@ _PHONE_RE = (
 _PSEUDO_RE = re.compile(
     f"(?P<email>{_EMAIL_RE})|(?P<url>{_URL_RE})|(?P<phone>{_PHONE_RE})", re.IGNORECASE
 )
+# What every match of _PSEUDO_RE contains: texts without it (most) skip that pattern,
+# which tries a run of word characters before an "@" at every position.
+_PSEUDO_HINT_RE = re.compile(r"@|://|www\.|\.(?:com|net|org|cn|gov|edu|info|io|de|uk|fr|jp)|\d", re.IGNORECASE)
 _PSEUDO_BY_GROUP = {"email": EMAIL, "url": URL, "phone": PHONE}
 
 _CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _WORD_RE = re.compile(r"[^\W_]+", re.UNICODE)
+_LATIN_WORD_RE = re.compile(r"[^\W_\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 # Sentence-final marks: the paper names 。 and . ; ！？ and their ASCII forms end sentences too.
 SENTENCE_FINAL = frozenset("。．.！!？?…")
 _CLOSERS = frozenset("\"'”’」』）)]】》")
@@ -74,15 +78,38 @@ def has_cjk(text: str) -> bool:
 
 def words(text: str) -> list[str]:
     """Lower-cased words of ``text`` with pseudo-words in place of e-mails, URLs and phones."""
-    text = unicodedata.normalize("NFKC", text)
     out: list[str] = []
+    pieces, pseudo = split_pseudo_words(text)
+    for k, piece in enumerate(pieces):
+        if k:
+            out.append(pseudo[k - 1])
+        out.extend(_plain_words(piece))
+    return out
+
+
+def split_pseudo_words(text: str) -> tuple[list[str], list[str]]:
+    """``text`` (NFKC) cut at its e-mails, URLs and phones, and the pseudo-words cut out.
+
+    The first list holds one piece more than the second: piece k comes before
+    pseudo-word k.
+    """
+    text = unicodedata.normalize("NFKC", text)
+    if not _PSEUDO_HINT_RE.search(text):
+        return [text], []
+    pieces: list[str] = []
+    pseudo: list[str] = []
     position = 0
     for match in _PSEUDO_RE.finditer(text):
-        out.extend(_plain_words(text[position : match.start()]))
-        out.append(_PSEUDO_BY_GROUP[match.lastgroup or "url"])
+        pieces.append(text[position : match.start()])
+        pseudo.append(_PSEUDO_BY_GROUP[match.lastgroup or "url"])
         position = match.end()
-    out.extend(_plain_words(text[position:]))
-    return out
+    pieces.append(text[position:])
+    return pieces, pseudo
+
+
+def latin_words(text: str) -> list[str]:
+    """The runs of word characters of ``text`` outside CJK ideographs, as they are."""
+    return _LATIN_WORD_RE.findall(text)
 
 
 def _plain_words(text: str) -> Iterable[str]:
@@ -99,10 +126,36 @@ def special_marks(text: str) -> Counter[str]:
     Which marks matter is learned from counts (lexicon.py), so every punctuation or
     symbol character is a candidate here.
     """
-    marks: Counter[str] = Counter(ch for ch in text if _is_mark(ch))
+    marks: Counter[str] = Counter(marks_of(text))
     if not ends_sentence(text):
         marks[NO_SENTENCE_END] += 1
     return marks
+
+
+def marks_of(text: str) -> list[str]:
+    """The punctuation and symbol characters of ``text`` (Unicode categories P and S), in order.
+
+    The regular expression finds the characters that are neither word characters nor
+    white space in one pass in C; only those few are checked one by one.
+    """
+    found = _MARK_CANDIDATE_RE.findall(text)
+    if not found:
+        return found
+    is_mark = _IS_MARK
+    return [ch for ch in found if is_mark.get(ch) or (is_mark.get(ch) is None and _learn_mark(ch))]
+
+
+# Not a word character (str.isalnum or "_") nor white space (str.isspace), or "_",
+# which is punctuation (Pc): the characters that can be marks.
+_MARK_CANDIDATE_RE = re.compile(r"[^\w\s]|_")
+# Whether a candidate character is a mark; filled as characters are met (at most one
+# entry per distinct character, so bounded by Unicode's size).
+_IS_MARK: dict[str, bool] = {}
+
+
+def _learn_mark(ch: str) -> bool:
+    _IS_MARK[ch] = mark = _is_mark(ch)
+    return mark
 
 
 def ends_sentence(text: str) -> bool:

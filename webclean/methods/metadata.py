@@ -13,14 +13,16 @@ fills the last two the same way, from here:
   from, which is what seed 003 means by 信息来源), else ``og:site_name``, else the
   ``author`` meta.
 
-Nothing here edits the tree, so it can run before a method cleans it.
+Nothing here edits the tree.
 """
 
 from __future__ import annotations
 
+import heapq
 import re
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Sequence
 
 from lxml import etree
 
@@ -86,15 +88,27 @@ class PageMetadata:
     source: str | None
 
 
-def page_metadata(root: etree._Element, headline: str | None = None) -> PageMetadata:
+def page_metadata(root: etree._Element, headline: str | None = None, lines: Sequence[str] | None = None) -> PageMetadata:
     """The page's time of publication (ISO 8601) and source, None where not found.
 
     ``headline`` (the page title when not given) is where visible dates are looked
     for first: a date just below the headline is the article's, while the first
-    date of the page is often today's date in the site header.
+    date of the page is often today's date in the site header. ``lines`` is the
+    page's visible text in order, when a method has it already (segment.py's
+    lines, whitespace collapsed); else the body's text nodes are read.
     """
-    lines = visible_lines(root)
+    lines = visible_lines(root) if lines is None else _first_chars(lines)
     return PageMetadata(_published(root, lines, headline), _source(root, lines))
+
+
+def _first_chars(lines: Sequence[str]) -> list[str]:
+    """The lines up to the one that passes _SCAN_CHARS, as visible_lines cuts them."""
+    seen = 0
+    for count, line in enumerate(lines, 1):
+        seen += len(line)
+        if seen > _SCAN_CHARS:
+            return list(lines[:count])
+    return list(lines)
 
 
 def visible_lines(root: etree._Element) -> list[str]:
@@ -114,8 +128,10 @@ def visible_lines(root: etree._Element) -> list[str]:
 
 def find_date(text: str) -> str | None:
     """The first valid date (and time) written in ``text``, as ISO 8601."""
-    found = [(m.start(), m) for regex in (_NUMERIC_DATE_RE, _ENGLISH_DATE_RE) for m in regex.finditer(text)]
-    for _, match in sorted(found, key=lambda item: item[0]):
+    # Both patterns' matches in order of position (numeric first on a tie), read only
+    # as far as the first valid one.
+    found = heapq.merge(_NUMERIC_DATE_RE.finditer(text), _ENGLISH_DATE_RE.finditer(text), key=re.Match.start)
+    for match in found:
         iso = _iso(match)
         if iso:
             return iso
@@ -139,11 +155,13 @@ def _published(root: etree._Element, lines: list[str], headline: str | None) -> 
     return _meta_date(root) or _visible_date(lines, headline if headline is not None else _title(root))
 
 
+# The elements that can carry a machine-readable date, found in C in document order.
+_DATED_ELEMENTS = etree.XPath("//meta | //*[@itemprop] | //time[@datetime]")
+
+
 def _meta_date(root: etree._Element) -> str | None:
     candidates: dict[str, str] = {}
-    for element in root.iter():
-        if not isinstance(element.tag, str):
-            continue
+    for element in _DATED_ELEMENTS(root):
         value = None
         if element.tag == "meta":
             key = (element.get("property") or element.get("name") or element.get("itemprop") or "").strip().lower()
@@ -214,8 +232,12 @@ def _iso(match: re.Match[str]) -> str | None:
 # --- source --------------------------------------------------------------------------
 
 
+# A label _SOURCE_RE looks for: lines are searched only when the page has one.
+_SOURCE_HINT_RE = re.compile(r"来源|來源|稿源|出处|Source|Via")
+
+
 def _source(root: etree._Element, lines: list[str]) -> str | None:
-    for line in lines:
+    for line in lines if _SOURCE_HINT_RE.search("\n".join(lines)) else ():
         if len(line) <= 300:  # a label in running prose ("the source: …") is not a byline
             found = find_source(line)
             if found:

@@ -33,7 +33,6 @@ from lxml import etree
 
 from webclean.classifier import CONTENT, NOISE
 from webclean.config import Config
-from webclean.locate import text_length
 from webclean.methods.blocks import NOISE_PHRASES
 from webclean.methods.metadata import find_date
 from webclean.model import ModelError, default_model, write_model_directory
@@ -183,7 +182,7 @@ def line_features(lines: Sequence[Line], title: str) -> np.ndarray:
     tag_counts: dict[etree._Element, int] = {}
     own = np.zeros((n, 16), dtype=np.float64)
     for i, line in enumerate(lines):
-        length = text_length(line.text)
+        length = line.length
         owner = line.owner
         if owner not in tag_counts:
             tag_counts[owner] = sum(1 for _ in owner.iter())
