@@ -1,6 +1,6 @@
 import unicodedata
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from webclean import tokenize
@@ -68,6 +68,12 @@ def test_dots_inside_numbers_do_not_split():
     assert split_sentences("It costs 3.5 dollars. Then") == ["It costs 3.5 dollars.", " Then"]
 
 
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=40) | st.lists(st.sampled_from(["Ａ", "，", "\u3000", "\u0301", "①", "…", "中", "a", "ﬁ"]), max_size=12).map("".join))
+@settings(max_examples=500, deadline=None)
+def test_nfkc_is_unicodedatas(text):
+    assert tokenize.nfkc(text) == unicodedata.normalize("NFKC", text)
+
+
 def _marks_by_definition(text):
     return [ch for ch in text if not (ch.isalnum() or ch.isspace()) and unicodedata.category(ch)[0] in "PS"]
 
@@ -86,18 +92,24 @@ def test_marks_of_covers_every_category():
     assert marks_of(text) == _marks_by_definition(text)
 
 
-_PSEUDO_PARTS = ["a", "B", "1", "2", "@", ".", ":", "/", "-", " ", "中文", "www.", "WWW.", "http://", "ftp://", ".com", ".CN",
-                 ".org", "x@y", "555 123 4567", "+86 10 1234 5678", "13912345678", "010-12345678", "（010）12345678"]
+_PSEUDO_PARTS = ["a", "B", "1", "2", "+", "00", "@", ".", ":", "/", "-", " ", "中文", "www.", "WWW.", "http://", "ftp://", ".com", ".CN",
+                 ".org", "x@y", "555 123 4567", "+86 10 1234 5678", "13912345678", "010-12345678", "（010）12345678",
+                 "，", "＠", "ｗｗｗ．", "．ｃｏｍ", "１２３", "＋", "…", "①", "\u3000", "\u0301", "ﬁ"]
 
 
 @given(st.lists(st.sampled_from(_PSEUDO_PARTS), max_size=12).map("".join))
-@settings(max_examples=300, deadline=None)
-def test_texts_skipped_by_the_hint_hold_no_pseudo_word(text):
-    pieces, pseudo = split_pseudo_words(text)
-    if not pseudo:
-        assert len(pieces) == 1
-    # The hint only skips work: the full pattern finds nothing the hint missed.
+@example("call +1 22 33 now")  # the shortest phone: five digits
+@example("mail x@y.org or see a.example.COM/x")
+@settings(max_examples=500, deadline=None)
+def test_pseudo_words_are_what_the_whole_pattern_finds(text):
+    # split_pseudo_words leaves out the parts of the pattern a text cannot match:
+    # it must cut exactly where the whole pattern does.
     normalised = unicodedata.normalize("NFKC", text)
-    assert [m.lastgroup for m in tokenize._PSEUDO_RE.finditer(normalised)] == [
-        {"<email>": "email", "<url>": "url", "<phone>": "phone"}[p] for p in pseudo
-    ]
+    matches = list(tokenize._PSEUDO_RE.finditer(normalised))
+    starts = [0, *(m.end() for m in matches)]
+    ends = [*(m.start() for m in matches), len(normalised)]
+    names = {"email": EMAIL, "url": URL, "phone": PHONE}
+    assert split_pseudo_words(text) == (
+        [normalised[a:b] for a, b in zip(starts, ends)],
+        [names[m.lastgroup] for m in matches],
+    )
