@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator, NamedTuple, Sequence
 
 import numpy as np
 from lxml import etree
@@ -27,9 +26,12 @@ FEATURE_NAMES = ("noise_word_index", "special_punct_index", "text_length", "rela
 _SPACE_RE = re.compile(r"\s+")
 
 
-@dataclass(frozen=True)
-class Unit:
-    """One tag of the located block, with what Step 2 and Step 4 need of it."""
+class Unit(NamedTuple):
+    """One tag of the located block, with what Step 2 and Step 4 need of it.
+
+    A named tuple: a page makes one per line, and a tuple is made several times
+    faster than a frozen dataclass.
+    """
 
     tag: str
     text: str
@@ -244,7 +246,11 @@ def line_units(lines: Sequence[Line], block: etree._Element | None = None) -> li
     logs = [math.log1p(length) for length in lengths]
     long_lines = [m for m, line in enumerate(lines) if lengths[m] >= LONG_LINE and line.link_ratio <= 0.3]
     first, last = (long_lines[0], long_lines[-1]) if long_lines else (0, n - 1)
-    depths = [_depth(line.owner, block) for line in lines]
+    depth_of: dict[etree._Element, int] = {}
+    for line in lines:
+        if line.owner not in depth_of:
+            depth_of[line.owner] = _depth(line.owner, block)
+    depths = [depth_of[line.owner] for line in lines]
     main_depth = _main_depth(depths, lengths, lines)
     units = []
     for m, line in enumerate(lines):

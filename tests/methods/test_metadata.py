@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from webclean.config import Config
 from webclean.extract import extract
+from webclean.methods import metadata
 from webclean.methods.metadata import find_date, find_source, page_metadata
 from webclean.parse import parse_html
 
@@ -73,3 +78,22 @@ def test_every_method_fills_published_and_source(method):
     result = extract(ZH_PAGE.encode("utf-8"), config=Config(method=method))
     assert (result.published, result.source) == ("2005-06-12T21:37:05", "新华社")
     assert result.to_dict()["published"] == "2005-06-12T21:37:05"
+
+
+_DATE_PARTS = ["2022", "1999", "12", "3", "05", "-", "/", ".", "年", "月", "日", " ", "\n", "March", "mar.", "SEPT",
+               "may", "1st", "22nd", ",", "at", "10:30", "pm", "a", "x2021", "120221", "Jan", "th", "：", "时", "分"]
+
+
+@given(st.lists(st.sampled_from(_DATE_PARTS), max_size=16).map("".join))
+@example("on 05 March 2022 at 10:30 pm, 1999-3-05 and 2022年3月5日 08:30; Sept. 1st, 2021")
+@settings(max_examples=400, deadline=None)
+def test_date_patterns_match_as_without_their_lookahead(text):
+    # The leading look-ahead of each pattern only skips positions: the matches are those
+    # of the pattern without it.
+    for pattern in (metadata._NUMERIC_DATE_RE, metadata._ENGLISH_DATE_RE):
+        lookahead = re.search(r"\(\?=\[[^]]*\]\)", pattern.pattern)
+        assert lookahead is not None
+        plain = re.compile(pattern.pattern.replace(lookahead.group(), "", 1), pattern.flags)
+        assert [m.groupdict() | {"span": m.span()} for m in pattern.finditer(text)] == [
+            m.groupdict() | {"span": m.span()} for m in plain.finditer(text)
+        ]

@@ -59,11 +59,13 @@ _MONTHS = {
 }
 _MONTH_RE = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _TIME = r"(?:\s*(?:[T\s]|日\s*)?(?P<H>[0-2]?\d)[:：时](?P<M>[0-5]\d)(?:[:：分](?P<S>[0-5]\d))?\s*(?P<ampm>[AaPp]\.?[Mm]\.?)?)?"
+# Each pattern opens with a look-ahead for the characters a match can start with: the
+# same matches, and most positions are passed over on one character test.
 _NUMERIC_DATE_RE = re.compile(
-    r"(?<!\d)(?P<y>(?:19|20)\d\d)\s*(?:[-/.]|年)\s*(?P<m>[01]?\d)\s*(?:[-/.]|月)\s*(?P<d>[0-3]?\d)(?!\d)\s*日?" + _TIME
+    r"(?=[12])(?<!\d)(?P<y>(?:19|20)\d\d)\s*(?:[-/.]|年)\s*(?P<m>[01]?\d)\s*(?:[-/.]|月)\s*(?P<d>[0-3]?\d)(?!\d)\s*日?" + _TIME
 )
 _ENGLISH_DATE_RE = re.compile(
-    rf"\b(?:(?P<mon1>{_MONTH_RE})\.?\s+(?P<d1>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<y1>(?:19|20)\d\d)"
+    rf"\b(?=[adfjmnos0-9])(?:(?P<mon1>{_MONTH_RE})\.?\s+(?P<d1>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<y1>(?:19|20)\d\d)"
     rf"|(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?\s+(?P<mon2>{_MONTH_RE})\.?,?\s+(?P<y2>(?:19|20)\d\d))\b"
     r"(?:,?\s*(?:at\s+)?(?P<H>[0-2]?\d):(?P<M>[0-5]\d)(?::(?P<S>[0-5]\d))?\s*(?P<ampm>[AaPp]\.?[Mm]\.?)?)?",
     re.IGNORECASE,
