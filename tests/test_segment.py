@@ -85,3 +85,28 @@ def test_class_and_id_words_are_whole_words_or_parts_between_separators():
         assert not _attr_marks(value)[0], value
     assert _attr_marks("post-body entry-content")[1]
     assert not _attr_marks("postscript maintenance")[1]
+
+
+def test_svm_classifies_a_margin_of_lines_around_the_block(monkeypatch):
+    from webclean.extract import MARGIN_LINES
+
+    prose = "A sentence of the story that goes on for quite a while before it ends. " * 4
+    markup = (
+        "<html><body><div id='top'><a href='/'>Home</a></div>"
+        "<div id='head'><h1>The headline of the story</h1><p>By a reporter</p></div>"
+        f"<div id='story'><p>{prose}</p><p>{prose}</p><p>{prose}</p></div>"
+        "<div id='more'><p>Related one</p><p>Related two</p><p>Related three</p><p>Related four</p></div>"
+        "</body></html>"
+    )
+    head = ["Home", "The headline of the story", "By a reporter"]
+    tail = ["Related one", "Related two", "Related three", "Related four"]
+    for margin, expected_before, expected_after in (((None, 0), head, []), ((2, 3), head[-2:], tail[:3]), ((0, 0), [], [])):
+        monkeypatch.setitem(MARGIN_LINES, "svm", margin)
+        block, units = locate_units(parse_html(markup), Config(method="svm"))
+        assert block.element.get("id") == "story"
+        assert [u.text for u in units if u.region < 0] == expected_before
+        assert [u.text for u in units if u.region > 0] == expected_after
+        assert [u.region for u in units if "sentence" in u.text] == [0, 0, 0]
+    # The paper's method classifies the block's own tags only.
+    _, paper_units = locate_units(parse_html(markup), Config(method="paper"))
+    assert {u.region for u in paper_units} == {0} and len(paper_units) == 3

@@ -28,7 +28,13 @@ from webclean.tokenize import has_cjk
 
 _DEFAULT_CONFIG = Config()
 # The features each method's classifier reads (features.FEATURE_SETS).
-FEATURE_SET = {"paper": "paper", "svm": "context"}
+FEATURE_SET = {"paper": "paper", "svm": "region"}
+# The lines before and after the located block that each method classifies too (None:
+# all of them); the "region" features say where a line lies. The paper classifies the
+# block's own tags only. For svm every line before the block: its headline, standfirst
+# and lead paragraph often sit there, outside the block Step 1 finds (docs/quality.md,
+# change #14). A per-method constant, as SMOOTHING below, and the model is trained with it.
+MARGIN_LINES: dict[str, tuple[int | None, int]] = {"paper": (0, 0), "svm": (None, 0)}
 # The passes of denoise.smooth each method runs. The paper decides each tag alone;
 # for svm, link_runs is the one pass that raised CV F1 on every dev set (docs/quality.md).
 # A per-method constant, not a setting: a new config key would change the packaged
@@ -141,8 +147,17 @@ def locate_units(
     if block is None:
         return None, []
     members = set(block.element.iter())
-    inside = [line for line in lines if line.owner in members]
-    return block, line_units(inside, block.element)
+    inside = [i for i, line in enumerate(lines) if line.owner in members]
+    if not inside:
+        return block, []
+    units = line_units([lines[i] for i in inside], block.element)
+    before, after = MARGIN_LINES.get(config.method, (0, 0))
+    first = 0 if before is None else max(0, inside[0] - before)
+    if first < inside[0]:
+        units = [u._replace(region=-1) for u in line_units(lines[first : inside[0]])] + units
+    if after:
+        units += [u._replace(region=1) for u in line_units(lines[inside[-1] + 1 : inside[-1] + 1 + after])]
+    return block, units
 
 
 def locate(root: etree._Element, config: Config) -> Block | None:

@@ -49,6 +49,9 @@ class Unit(NamedTuple):
     depth_offset: int = 0  # |depth - the depth that holds most of the block's prose|
     span: int = 0  # -1 before the block's first long paragraph, 1 after its last one, 0 between
     window_length: float = 0.0  # mean log(1 + length) of the lines up to WINDOW away
+    # Of the "region" feature set: -1 for a line of the margin before the located
+    # block, 1 of the margin after it, 0 in it (extract.MARGIN_LINES).
+    region: int = 0
 
     @property
     def is_sample(self) -> bool:
@@ -217,12 +220,35 @@ def context_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
     ]
 
 
+REGION_FEATURE_NAMES = (*CONTEXT_FEATURE_NAMES, "before_block", "after_block")
+
+
+def region_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
+    """The context features, and whether the line lies in a margin of the located block.
+
+    Departure from the paper (docs/quality.md, "region margin"): the lines just
+    before and after the block are classified too, so that a headline or a lead
+    paragraph that Step 1 left out can be kept; these two features let the
+    classifier ask more of them than of the block's own lines.
+    """
+    row = context_row(unit, text, lexicon)
+    row.append(float(unit.region < 0))
+    row.append(float(unit.region > 0))
+    return row
+
+
 FEATURE_SETS: dict[str, Callable[[Unit, str, NoiseLexicon], list[float]]] = {
     "paper": paper_row,
     "extended": extended_row,
     "context": context_row,
+    "region": region_row,
 }
-FEATURE_WIDTHS = {"paper": len(FEATURE_NAMES), "extended": len(EXTENDED_FEATURE_NAMES), "context": len(CONTEXT_FEATURE_NAMES)}
+FEATURE_WIDTHS = {
+    "paper": len(FEATURE_NAMES),
+    "extended": len(EXTENDED_FEATURE_NAMES),
+    "context": len(CONTEXT_FEATURE_NAMES),
+    "region": len(REGION_FEATURE_NAMES),
+}
 
 
 def feature_matrix(units: Sequence[Unit], lexicon: NoiseLexicon, feature_set: str = "paper") -> np.ndarray:
