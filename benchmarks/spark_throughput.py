@@ -16,7 +16,6 @@ loop. The JVM's start-up is reported apart: it is paid once a run, not per page.
 from __future__ import annotations
 
 import argparse
-import gzip
 import io
 import json
 import os
@@ -31,9 +30,10 @@ from pathlib import Path
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from webclean.datasets import read_pages
+from webclean.datasets import Page, read_pages
 
 ROOT = Path(__file__).resolve().parent.parent
+WARC_DATE = datetime(2026, 1, 1, tzinfo=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def write_warcs(data: list[str], pages: int, files: int, directory: Path) -> list[Path]:
@@ -41,22 +41,30 @@ def write_warcs(data: list[str], pages: int, files: int, directory: Path) -> lis
     paths = [directory / f"part-{i:02d}.warc.gz" for i in range(files)]
     handles = [open(p, "wb") for p in paths]
     writers = [WARCWriter(h, gzip=True) for h in handles]
-    when = datetime(2026, 1, 1, tzinfo=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     for number, page in enumerate(read_pages(data)):
         if number >= pages:
             break
-        body = page.html.encode("utf-8")
-        headers = StatusAndHeaders(
-            "200 OK", [("Content-Type", "text/html; charset=utf-8"), ("Content-Length", str(len(body)))], protocol="HTTP/1.1"
-        )
-        url = page.url if page.url and page.url.startswith("http") else f"http://bench.invalid/{page.source}/{number}"
-        record = writers[number % files].create_warc_record(
-            url, "response", payload=io.BytesIO(body), http_headers=headers, warc_headers_dict={"WARC-Date": when}
-        )
-        writers[number % files].write_record(record)
+        write_page(writers[number % files], page, page_url(page, number))
     for handle in handles:
         handle.close()
     return paths
+
+
+def page_url(page: Page, number: int) -> str:
+    """The page's own URL, or a made-up one for pages stored without one."""
+    return page.url if page.url and page.url.startswith("http") else f"http://bench.invalid/{page.source}/{number}"
+
+
+def write_page(writer: WARCWriter, page: Page, url: str) -> None:
+    """One page as a response record with HTTP headers, as a crawler writes it."""
+    body = page.html.encode("utf-8")
+    headers = StatusAndHeaders(
+        "200 OK", [("Content-Type", "text/html; charset=utf-8"), ("Content-Length", str(len(body)))], protocol="HTTP/1.1"
+    )
+    record = writer.create_warc_record(
+        url, "response", payload=io.BytesIO(body), http_headers=headers, warc_headers_dict={"WARC-Date": WARC_DATE}
+    )
+    writer.write_record(record)
 
 
 def run_job(paths: list[Path], cores: int, out: Path) -> dict[str, object]:
@@ -96,6 +104,11 @@ def extract_file(path: str) -> tuple[int, float]:
 
 def _warm_up() -> None:
     import webclean
+    from threadpoolctl import threadpool_limits
+
+    # One BLAS thread, as the job's workers have (conf/spark-defaults.conf) and as
+    # the command line sets: a second one doubles the CPU time per page (docs/speed.md).
+    threadpool_limits(limits=1, user_api="blas")
 
     webclean.extract(b"<html><body><div><p>warm up, warm up, warm up.</p></div></body></html>")
 

@@ -20,6 +20,7 @@ webclean.training's stages with the per-page work in executors.
 
 from __future__ import annotations
 
+import atexit
 import fnmatch
 import gzip
 import heapq
@@ -28,6 +29,7 @@ import json
 import logging
 import math
 import os
+import shutil
 import sys
 import tempfile
 import threading
@@ -261,7 +263,10 @@ def _ship_package(spark: SparkSession) -> None:
     installed = any(part in ("site-packages", "dist-packages") for part in package.parts)
     if installed or any(f.endswith("/webclean.zip") for f in sc.listFiles):
         return
-    archive = Path(tempfile.mkdtemp(prefix="webclean-pyfiles-")) / "webclean.zip"
+    scratch = tempfile.mkdtemp(prefix="webclean-pyfiles-")
+    # Spark serves the file from here while the application runs: removed at exit.
+    atexit.register(shutil.rmtree, scratch, ignore_errors=True)
+    archive = Path(scratch) / "webclean.zip"
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as out:
         for path in sorted(package.rglob("*.py")):
             out.write(path, Path("webclean") / path.relative_to(package))

@@ -323,3 +323,20 @@ def test_parquet_html_may_be_bytes_and_url_may_be_missing(tmp_path):
     items = list(read_input(InputFile(str(path), "parquet"), 1000))
     assert items[0].html == b"<p>x</p>" and items[0].url is None
     assert items[-1] == WarcEnd(str(path), {"parquet": 1})
+
+
+def test_the_package_zip_shipped_from_a_checkout_is_removed_at_exit(monkeypatch):
+    import atexit
+    import zipfile
+
+    from webclean import spark as spark_module
+
+    shipped: list[str] = []
+    context = types.SimpleNamespace(listFiles=[], addPyFile=shipped.append)
+    at_exit: list[tuple] = []
+    monkeypatch.setattr(atexit, "register", lambda function, *args, **kwargs: at_exit.append((function, args, kwargs)))
+    spark_module._ship_package(types.SimpleNamespace(sparkContext=context))
+    assert len(shipped) == 1 and zipfile.ZipFile(shipped[0]).getinfo("webclean/extract.py")
+    for function, args, kwargs in at_exit:
+        function(*args, **kwargs)
+    assert not Path(shipped[0]).parent.exists()
