@@ -1,5 +1,8 @@
 """Step 4 and the smoothing passes of method svm (webclean.denoise)."""
 
+import numpy as np
+import pytest
+
 from webclean.denoise import smooth
 from webclean.features import Unit
 
@@ -45,3 +48,24 @@ def test_method_svm_smooths_link_runs_and_paper_does_not():
     from webclean.extract import SMOOTHING
 
     assert SMOOTHING == {"paper": (), "svm": ("link_runs",)}
+
+
+def test_units_the_link_runs_pass_drops_are_not_classified():
+    from webclean import denoise as module
+
+    units = [_unit("Home", "link"), _unit("News", "link"), _unit("A line of the story that is long enough to matter.")]
+    classified: list[str] = []
+
+    def row(unit, text, lexicon):
+        classified.append(text)
+        return [0.0]
+
+    class Everything:
+        def predict(self, X):
+            return np.ones(len(X), dtype=np.int64)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(module.FEATURE_SETS, "counting", row)
+        kept = module.denoise(units, None, Everything(), 40, "counting", ("link_runs",))
+    assert kept == ["A line of the story that is long enough to matter."]
+    assert "Home" not in classified and "News" not in classified

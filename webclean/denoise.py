@@ -33,25 +33,36 @@ def denoise(
 
     ``smoothing`` names passes of :func:`smooth` over the decisions (method svm only).
     """
-    kept = decide(units, lexicon, svm, beta, feature_set)
+    # The link_runs pass drops its runs whatever the classifier says: they are not classified.
+    settled = link_runs(units) if "link_runs" in smoothing else None
+    kept = decide(units, lexicon, svm, beta, feature_set, settled)
     if smoothing:
         kept = smooth(units, kept, beta, smoothing)
     return [text for text in kept if text]
 
 
 def decide(
-    units: Sequence[Unit], lexicon: NoiseLexicon, svm: SVMParams, beta: int, feature_set: str = "paper"
+    units: Sequence[Unit],
+    lexicon: NoiseLexicon,
+    svm: SVMParams,
+    beta: int,
+    feature_set: str = "paper",
+    skip: Sequence[bool] | None = None,
 ) -> list[str | None]:
-    """Steps 3 and 4 per unit: its kept text, or None where it is noise."""
+    """Steps 3 and 4 per unit: its kept text, or None where it is noise.
+
+    Units whose ``skip`` is true are not classified, and come out as noise.
+    """
     row = FEATURE_SETS[feature_set]
     kept: list[str | None] = [u.text if not u.is_sample else None for u in units]
-    short = [i for i, u in enumerate(units) if u.is_sample and text_length(u.text) <= beta]
+    lengths = [text_length(u.text) if u.is_sample and not (skip and skip[i]) else -1 for i, u in enumerate(units)]
+    short = [i for i, length in enumerate(lengths) if 0 <= length <= beta]
     if short:
         rows = [row(units[i], units[i].text, lexicon) for i in short]
         for i, label in zip(short, svm.predict(np.asarray(rows))):
             if label == CONTENT:
                 kept[i] = units[i].text
-    long_units = [i for i, u in enumerate(units) if u.is_sample and text_length(u.text) > beta]
+    long_units = [i for i, length in enumerate(lengths) if length > beta]
     for i, text in zip(long_units, noise_filter([units[i] for i in long_units], lexicon, svm, feature_set)):
         kept[i] = text
     return kept
@@ -86,14 +97,7 @@ def smooth(
     kept = list(kept)
     n = len(units)
     if "link_runs" in passes:
-        start = 0
-        while start < n:
-            end = start
-            while end < n and units[end].is_sample and units[end].kind == "link":
-                end += 1
-            if end - start >= link_run:
-                kept[start:end] = [None] * (end - start)
-            start = max(end, start + 1)
+        kept = [None if dropped else text for text, dropped in zip(kept, link_runs(units, link_run))]
     short = [u.is_sample and text_length(u.text) <= beta for u in units]
     if "islands" in passes:
         decided = list(kept)
@@ -114,6 +118,21 @@ def smooth(
             ):
                 kept[i] = units[i].text
     return kept
+
+
+def link_runs(units: Sequence[Unit], link_run: int = LINK_RUN) -> list[bool]:
+    """Which units lie in a run of at least ``link_run`` all-link lines (smooth's link_runs)."""
+    n = len(units)
+    dropped = [False] * n
+    start = 0
+    while start < n:
+        end = start
+        while end < n and units[end].is_sample and units[end].kind == "link":
+            end += 1
+        if end - start >= link_run:
+            dropped[start:end] = [True] * (end - start)
+        start = max(end, start + 1)
+    return dropped
 
 
 def _kept(kept: Sequence[str | None], i: int) -> bool:
