@@ -39,3 +39,22 @@ models: install
 # Rebuild samples/sample.warc.gz from the dev data (Apache-2.0 and MIT pages); see samples/README.md.
 samples: install
 	$(BIN)/python samples/build_sample_warc.py --data $(DATA)
+
+# Execute notebooks/evaluation.ipynb in place on the dev data in $(DATA), so that its saved
+# outputs are those of this run (about twelve minutes, one core). Installs the notebook and
+# peers extras into the venv; stops with a message when the data are not there.
+NOTEBOOK_STAMP := $(VENV)/.notebook-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+DEV_SETS := cleaneval_zh cwced_cleaneval cwced_modern readability trafilatura
+.PHONY: notebook
+notebook: $(NOTEBOOK_STAMP)
+	@for set in $(DEV_SETS); do test -f $(DATA)/$$set.jsonl.gz || { \
+	    echo "make notebook: $(DATA)/$$set.jsonl.gz not found; the notebook needs the dev data of ../shared/data" \
+	         "beside the repository (or DATA=/path/to/data make notebook). Nothing was run." >&2; exit 2; }; done
+	WEBCLEAN_DATA=$(abspath $(DATA)) nice -n 10 $(BIN)/jupyter nbconvert --execute --to notebook --inplace \
+	    --ExecutePreprocessor.timeout=3600 --ExecutePreprocessor.kernel_name=python3 notebooks/evaluation.ipynb
+
+$(NOTEBOOK_STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[notebook,peers]'
+	@rm -f $(VENV)/.notebook-* && touch $@

@@ -1,8 +1,9 @@
 """Score webclean and its peers on the same pages with the same measures.
 
     python benchmarks/quality.py --data ../shared/data/*.jsonl.gz \\
-        [--extractors webclean,trafilatura,readability,resiliparse,justext] \\
-        [--limit N] [--jobs 2] [--out benchmarks/results/] [--per-page NAME]
+        [--extractors webclean,trafilatura,readability,resiliparse,justext | peers,webclean-cv] \\
+        [--limit N] [--jobs 2] [--out benchmarks/results/] [--plots DIR | --no-plots] \\
+        [--per-page NAME] [--by-lang]
 
 Every extractor gets the page's HTML as a ``str`` (and its URL where the peer takes
 one); pages with a full gold text get token F1 and shingle F1, ``snippets`` pages get
@@ -11,12 +12,24 @@ output there and the failure is counted: a crash is the worst extraction, not a
 page to leave out. Time is ``time.process_time`` around the extractor call alone
 (CPU time, so a busy machine does not slow the numbers much), as pages per second.
 
-Peers are optional (``pip install webclean[peers]`` and a few more): an extractor
-whose package does not import is skipped with a message. The library never imports
-them; only this script does.
+The paper's two rates, on full-gold pages (``webclean.evaluate``):
 
-Output: one Markdown table per set on stdout and in ``<out>/quality.md``, and every
-per-page score in ``<out>/quality.json``.
+- *located* (C2 / C1): the share of pages whose located block holds at least 95 % of
+  the gold's tokens. Only webclean's methods svm and paper locate a block, so only
+  their rows (``webclean``, ``webclean-cv``, ``webclean-paper``, ``webclean-paper-cv``)
+  have it; the block does not depend on the model, so a ``-cv`` row has the same.
+- *denoised accurately* (C3 / C1): the share of pages with token F1 >= ACCURATE_F1,
+  for every extractor.
+
+Peers are optional (``pip install webclean[peers]``): an extractor whose package does
+not import is skipped with a message. The library never imports them; only this
+script does. ``--extractors peers`` stands for all of them.
+
+Output: one Markdown table per set on stdout and in ``<out>/quality.md``, every
+per-page score and the per-set figures in ``<out>/quality.json``, and with matplotlib
+installed (it is in the ``peers`` extra) a figure per set, ``quality-<set>.png``: mean
+F1 per extractor beside the distribution of its per-page F1, and
+``quality-overview.png`` with every set, next to quality.md or in ``--plots DIR``.
 """
 
 from __future__ import annotations
@@ -30,10 +43,10 @@ import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 # Run as a script: use webclean as installed or on PYTHONPATH, else the tree above.
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,9 +56,19 @@ if importlib.util.find_spec("webclean") is None:
 from webclean.datasets import Page, read_pages  # noqa: E402
 from webclean.metrics import PageScore, Scoreboard, Summary, score_page  # noqa: E402
 
+if TYPE_CHECKING:  # only for annotations: matplotlib is optional
+    from matplotlib.figure import Figure
+
 Extract = Callable[[Page], "str | None"]
 
 DEFAULT_EXTRACTORS = ("webclean", "trafilatura", "readability", "resiliparse", "justext")
+# What "--extractors peers" stands for: every other tool, at its documented settings.
+PEERS = ("trafilatura", "readability", "resiliparse", "justext", "boilerpy3", "goose3", "newspaper4k", "magic-html")
+
+# The paper's "denoised accurately" (C3 / C1): token F1 of at least this much. The value
+# of webclean.evaluate.ACCURATE_F1, not imported: that module loads the whole library,
+# and a peer's row must not depend on a library half-way through a change.
+ACCURATE_F1 = 0.9
 
 
 # --- adapters ----------------------------------------------------------------
@@ -214,6 +237,44 @@ def _goose3() -> Extract:
     return lambda page: goose(page.lang or "en").extract(raw_html=page.html).cleaned_text
 
 
+# ISO 639-1 codes whose stop words newspaper4k applies with what the extra installs; other
+# languages get its English ones. Left out: ja, ko and ar, which raise ImportError without
+# tinysegmenter or nltk (newspaper4k's optional extras).
+NEWSPAPER_LANGS = frozenset({"da", "de", "el", "en", "es", "fi", "fr", "hu", "id", "it", "nl", "no", "pl", "pt", "ro",
+                             "ru", "sv", "tr", "uk", "vi", "zh"})  # fmt: skip
+
+
+def _newspaper4k() -> Extract:
+    from newspaper import Article
+
+    def run(page: Page) -> str:
+        lang = page.lang if page.lang in NEWSPAPER_LANGS else "en"
+        # input_html: parse the page given, fetch nothing; its own URL or a placeholder.
+        article = Article(_url(page) or "http://localhost/", language=lang, fetch_images=False)
+        article.download(input_html=page.html)
+        article.parse()
+        return article.text
+
+    return run
+
+
+MAGIC_HTML_PYTHON = (3, 12)
+
+
+def _magic_html() -> Extract:
+    if sys.version_info < MAGIC_HTML_PYTHON and importlib.util.find_spec("magic_html") is None:
+        # Its only release on PyPI (0.1.8) says Requires-Python >= 3.12, so pip refuses it here.
+        raise ImportError(
+            f"magic-html needs Python >= 3.12 (its only release, 0.1.8, requires it) and this is "
+            f"{sys.version.split()[0]}: run the benchmark with Python 3.12 or later to include it"
+        )
+    from magic_html import GeneralExtractor
+
+    extractor = GeneralExtractor()
+    # Its article extractor (the default, used on its own benchmark); it returns HTML.
+    return lambda page: html_text(extractor.extract(page.html, base_url=_url(page) or "")["html"])
+
+
 # Builders that need the benchmark's pages (to train on) take them as an argument.
 NEEDS_PAGES = {
     "webclean", "webclean-paper", "webclean-cv", "webclean-paper-cv", "webclean-blocks", "webclean-ladom",
@@ -236,7 +297,11 @@ BUILDERS: dict[str, Callable[..., Extract]] = {
     "justext": _justext,
     "boilerpy3": _boilerpy3,
     "goose3": _goose3,
+    "newspaper4k": _newspaper4k,
+    "magic-html": _magic_html,
 }
+# The rows whose located block is measured (the paper's C2 / C1), by the method that locates it.
+LOCATING = {"webclean": "svm", "webclean-cv": "svm", "webclean-paper": "paper", "webclean-paper-cv": "paper"}
 
 
 class ExtractorFailure(RuntimeError):
@@ -266,6 +331,16 @@ def html_text(markup: str) -> str:
         element.text = "\n" + (element.text or "")
     lines = (" ".join(line.split()) for line in root.text_content().splitlines())
     return "\n".join(line for line in lines if line)
+
+
+def expand(names: Iterable[str]) -> list[str]:
+    """The names asked for, with "peers" replaced by every peer, each name once."""
+    out: list[str] = []
+    for name in names:
+        for one in PEERS if name == "peers" else (name,):
+            if one not in out:
+                out.append(one)
+    return out
 
 
 def available(names: Iterable[str]) -> list[str]:
@@ -305,6 +380,15 @@ class PageRun:
     seconds: float
     chars: int
     error: str | None = None
+    # Token recall of the located block against the gold, and whether it reaches
+    # webclean.evaluate.LOCATED_RECALL; None for rows without a block and snippet pages.
+    block_recall: float | None = None
+    located: bool | None = None
+
+    @property
+    def accurate(self) -> bool | None:
+        """The paper's "denoised accurately": token F1 >= ACCURATE_F1 (None without a full gold)."""
+        return None if self.score.token is None else self.score.token.f1 >= ACCURATE_F1
 
 
 def run_page(name: str, extract: Extract, page: Page) -> PageRun:
@@ -321,10 +405,32 @@ def run_page(name: str, extract: Extract, page: Page) -> PageRun:
 
 def run_extractor(name: str, paths: Sequence[str], limit: int | None) -> list[PageRun]:
     """All pages through one extractor; runs in a worker process of its own."""
-    pages = load_pages(paths, limit)
+    return run_pages(name, load_pages(paths, limit))
+
+
+def run_pages(name: str, pages: Sequence[Page]) -> list[PageRun]:
+    """Pages already loaded through one extractor (a -cv row trains on these very pages)."""
     with quiet():
         extract = BUILDERS[name](pages) if name in NEEDS_PAGES else BUILDERS[name]()
-        return [run_page(name, extract, page) for page in pages]
+        runs = [run_page(name, extract, page) for page in pages]
+        if name in LOCATING:
+            runs = with_located(runs, pages, LOCATING[name])
+    return runs
+
+
+def with_located(runs: Sequence[PageRun], pages: Sequence[Page], method: str) -> list[PageRun]:
+    """The runs with the recall of the block that ``method`` locates (not timed)."""
+    import webclean
+    from webclean.evaluate import LOCATED_RECALL, block_recall
+
+    config = webclean.Config(method=method)
+    out = []
+    for run, page in zip(runs, pages):
+        if page.has_full_gold:
+            recall = block_recall(page, config)
+            run = replace(run, block_recall=recall, located=recall >= LOCATED_RECALL)
+        out.append(run)
+    return out
 
 
 @contextlib.contextmanager
@@ -365,6 +471,12 @@ def _fmt(value: float | None) -> str:
     return "–" if value is None else f"{value:.3f}"
 
 
+def _share(flags: Iterable[bool | None]) -> float | None:
+    """The share of True among the flags that are not None; None when all are."""
+    known = [flag for flag in flags if flag is not None]
+    return sum(known) / len(known) if known else None
+
+
 def _speed(runs: Sequence[PageRun]) -> str:
     seconds = sum(r.seconds for r in runs)
     return f"{len(runs) / seconds:.1f}" if seconds > 0 else "–"
@@ -376,7 +488,7 @@ def set_table(source: str, results: dict[str, list[PageRun]]) -> str:
     snippets = any(r.score.snippet is not None for runs in rows.values() for r in runs)
     full = any(r.score.token is not None for runs in rows.values() for r in runs)
     head = ["extractor", "pages"]
-    head += ["token F1", "shingle P", "shingle R", "shingle F1"] if full else []
+    head += ["token F1", "shingle P", "shingle R", "shingle F1", "located", "denoised accurately"] if full else []
     head += ["snippet P", "snippet R", "snippet F1"] if snippets else []
     head += ["pages/s", "failures"]
     lines = [f"### {source}", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -392,6 +504,7 @@ def _row(name: str, runs: Sequence[PageRun], full: bool, snippets: bool) -> list
         shingle = summary.shingle
         cells += [_fmt(summary.token_f1)]
         cells += [_fmt(shingle and shingle.precision), _fmt(shingle and shingle.recall), _fmt(shingle and shingle.f1)]
+        cells += [_fmt(_share(r.located for r in runs)), _fmt(_share(r.accurate for r in runs))]
     if snippets:
         snip = summary.snippet
         cells += [_fmt(snip and snip.precision), _fmt(snip and snip.recall), _fmt(snip and snip.f1)]
@@ -405,12 +518,14 @@ def lang_table(name: str, runs: Sequence[PageRun], min_pages: int = 5) -> str:
     for run in runs:
         board.add(run.score)
     full = Counter(run.score.lang for run in runs if run.score.token is not None)
-    head = "| lang | full-gold pages | token F1 | shingle F1 | snippet pages | snippet F1 |"
-    lines = [f"### {name} by language (all sets)", "", head, "|---|---|---|---|---|---|"]
+    head = "| lang | full-gold pages | token F1 | shingle F1 | located | denoised accurately | snippet pages | snippet F1 |"
+    lines = [f"### {name} by language (all sets)", "", head, "|" + "---|" * 8]
     for lang, summary in board.by_lang().items():
         if summary.pages >= min_pages:
             shingle, snip = summary.shingle, summary.snippet
+            in_lang = [run for run in runs if run.score.lang == lang]
             cells = [lang, str(full[lang]), _fmt(summary.token_f1), _fmt(shingle and shingle.f1)]
+            cells += [_fmt(_share(r.located for r in in_lang)), _fmt(_share(r.accurate for r in in_lang))]
             cells += [str(summary.pages - full[lang]), _fmt(snip and snip.f1)]
             lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
@@ -433,13 +548,41 @@ def report(results: dict[str, list[PageRun]], by_lang: bool) -> str:
     return "\n\n".join(parts) + "\n"
 
 
+def summaries(results: dict[str, list[PageRun]]) -> dict[str, dict[str, dict[str, float | int | None]]]:
+    """The figures of the tables as data: extractor -> set (and "all") -> measure -> value."""
+    out: dict[str, dict[str, dict[str, float | int | None]]] = {}
+    for name, runs in results.items():
+        groups: dict[str, list[PageRun]] = {}
+        for run in runs:
+            groups.setdefault(run.score.source, []).append(run)
+        groups["all"] = list(runs)
+        out[name] = {source: _figures(group) for source, group in groups.items()}
+    return out
+
+
+def _figures(runs: Sequence[PageRun]) -> dict[str, float | int | None]:
+    summary = Summary.of(r.score for r in runs)
+    seconds = sum(r.seconds for r in runs)
+    return {
+        "pages": summary.pages,
+        "token_f1": summary.token_f1,
+        "shingle_f1": summary.shingle.f1 if summary.shingle else None,
+        "snippet_f1": summary.snippet.f1 if summary.snippet else None,
+        "located": _share(r.located for r in runs),
+        "accurate": _share(r.accurate for r in runs),
+        "pages_per_second": len(runs) / seconds if seconds > 0 else None,
+        "failures": sum(r.error is not None for r in runs),
+    }
+
+
 def write_outputs(out: Path, markdown: str, results: dict[str, list[PageRun]], args: argparse.Namespace) -> None:
     out.mkdir(parents=True, exist_ok=True)
     (out / "quality.md").write_text(markdown, encoding="utf-8")
     meta = {"data": args.data, "limit": args.limit, "extractors": list(results), "python": sys.version.split()[0]}
+    meta["accurate_f1"] = ACCURATE_F1
     pages = [_record(run) for runs in results.values() for run in runs]
     with open(out / "quality.json", "w", encoding="utf-8") as handle:
-        json.dump({"meta": meta, "pages": pages}, handle, ensure_ascii=False)
+        json.dump({"meta": meta, "summary": summaries(results), "pages": pages}, handle, ensure_ascii=False)
 
 
 def _record(run: PageRun) -> dict[str, object]:
@@ -447,6 +590,8 @@ def _record(run: PageRun) -> dict[str, object]:
     score = run.score
     record: dict[str, object] = {"extractor": run.extractor, "id": score.page_id, "source": score.source}
     record.update(lang=score.lang, seconds=round(run.seconds, 6), chars=run.chars, error=run.error)
+    if run.block_recall is not None:
+        record.update(block_recall=run.block_recall, located=run.located)
     if score.token is not None:
         record["token"] = asdict(score.token)
     if score.shingle is not None:
@@ -456,22 +601,119 @@ def _record(run: PageRun) -> dict[str, object]:
     return record
 
 
+# --- plots ---------------------------------------------------------------------
+# matplotlib is imported in these functions only: without it the tables and the JSON
+# are written all the same.
+
+
+def page_f1(runs: Sequence[PageRun], source: str) -> list[float]:
+    """Per-page F1 of one set: token F1, or the page's own snippet F1 on snippet pages."""
+    return [r.score.main_f1 for r in runs if r.score.source == source]
+
+
+def mean_f1(runs: Sequence[PageRun], source: str) -> dict[str, float]:
+    """The set's headline figures as the tables report them, by measure."""
+    summary = Summary.of(r.score for r in runs if r.score.source == source)
+    figures = {"token F1": summary.token_f1, "shingle F1": summary.shingle and summary.shingle.f1}
+    figures["snippet F1"] = summary.snippet and summary.snippet.f1
+    return {measure: value for measure, value in figures.items() if value is not None}
+
+
+def set_figure(source: str, results: dict[str, list[PageRun]]) -> Figure:
+    """Mean F1 per extractor (bars) beside the distribution of its per-page F1 (boxes)."""
+    from matplotlib.figure import Figure
+
+    names = [name for name, runs in results.items() if page_f1(runs, source)]
+    fig = Figure(figsize=(max(8.0, 1.1 * len(names) + 5), 4.2), layout="constrained")
+    bars, boxes = fig.subplots(1, 2, width_ratios=(1, 1.3))
+    measures = [m for m in ("token F1", "shingle F1", "snippet F1") if any(m in mean_f1(results[n], source) for n in names)]
+    width = 0.8 / max(1, len(measures))
+    for k, measure in enumerate(measures):
+        values = [mean_f1(results[n], source).get(measure, 0.0) for n in names]
+        xs = [i + (k - (len(measures) - 1) / 2) * width for i in range(len(names))]
+        drawn = bars.bar(xs, values, width, label=measure)
+        bars.bar_label(drawn, fmt="%.3f", fontsize=6, rotation=90, padding=2)
+    bars.set_xticks(range(len(names)), names, rotation=40, ha="right", fontsize=8)
+    bars.set_ylim(0, 1.12)
+    bars.set_ylabel("F1 (mean over pages; snippet F1: micro)")
+    bars.set_title(f"{source}: F1")
+    bars.legend(fontsize=7, loc="lower right")
+    data = [page_f1(results[n], source) for n in names]
+    boxes.boxplot(data, showmeans=True, meanprops={"markersize": 4}, flierprops={"markersize": 2})
+    boxes.set_xticks(range(1, len(names) + 1), names, rotation=40, ha="right", fontsize=8)
+    boxes.set_ylim(-0.03, 1.03)
+    kind = "snippet F1" if "snippet F1" in measures and "token F1" not in measures else "token F1"
+    boxes.set_ylabel(f"per-page {kind}")
+    boxes.set_title(f"{source}: per-page {kind}, {len(data[0]) if data else 0} pages (▲ mean)")
+    return fig
+
+
+def overview_figure(results: dict[str, list[PageRun]]) -> Figure:
+    """Every set side by side: token F1, or snippet F1 on the snippet set, per extractor."""
+    from matplotlib.figure import Figure
+
+    sources = sorted({r.score.source for runs in results.values() for r in runs})
+    names = list(results)
+    fig = Figure(figsize=(max(7.0, 0.25 * len(sources) * len(names) + 4.5), 4.2), layout="constrained")
+    ax = fig.subplots()
+    width = 0.8 / max(1, len(names))
+    for k, name in enumerate(names):
+        values = []
+        for source in sources:
+            figures = mean_f1(results[name], source)
+            values.append(figures.get("token F1", figures.get("snippet F1", 0.0)))
+        xs = [i + (k - (len(names) - 1) / 2) * width for i in range(len(sources))]
+        ax.bar(xs, values, width, label=name)
+    labels = [s + (" (snippet F1)" if _is_snippet_set(results, s) else "") for s in sources]
+    ax.set_xticks(range(len(sources)), labels, fontsize=8)
+    ax.set_ylim(0, 1.0)
+    ax.set_ylabel("mean token F1 / snippet F1")
+    ax.grid(axis="y", alpha=0.3)
+    fig.legend(fontsize=7, loc="outside right upper")
+    ax.set_title("F1 per set and extractor")
+    return fig
+
+
+def _is_snippet_set(results: dict[str, list[PageRun]], source: str) -> bool:
+    return any(r.score.snippet is not None for runs in results.values() for r in runs if r.score.source == source)
+
+
+def write_plots(directory: Path, results: dict[str, list[PageRun]]) -> list[Path]:
+    """One PNG per set and an overview; nothing, with a message, without matplotlib."""
+    if importlib.util.find_spec("matplotlib") is None:
+        print("plots skipped: matplotlib is not installed (pip install 'webclean[peers]')", file=sys.stderr)
+        return []
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    sources = sorted({r.score.source for runs in results.values() for r in runs})
+    figures = [(f"quality-{source}.png", set_figure(source, results)) for source in sources]
+    figures.append(("quality-overview.png", overview_figure(results)))
+    for filename, figure in figures:
+        figure.savefig(directory / filename, dpi=110)
+        written.append(directory / filename)
+    return written
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", nargs="+", required=True, help="jsonl(.gz) files or directories")
-    parser.add_argument("--extractors", default=",".join(DEFAULT_EXTRACTORS), help="comma-separated; known: " + ", ".join(BUILDERS))
+    parser.add_argument(
+        "--extractors", default=",".join(DEFAULT_EXTRACTORS), help="comma-separated; peers = all peers; known: " + ", ".join(BUILDERS)
+    )
     parser.add_argument("--limit", type=int, help="at most N pages from each file")
     parser.add_argument("--jobs", type=int, default=1, help="extractors run in parallel processes")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     parser.add_argument("--per-page", metavar="NAME", help="print the worst pages of this extractor")
     parser.add_argument("--worst", type=int, default=20, help="how many pages --per-page prints")
     parser.add_argument("--by-lang", action="store_true", help="add per-language tables")
+    parser.add_argument("--plots", type=Path, metavar="DIR", help="where the PNG figures go (default: --out)")
+    parser.add_argument("--no-plots", action="store_true", help="write no figures")
     return parser.parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    names = available(n.strip() for n in args.extractors.split(",") if n.strip())
+    names = available(expand(n.strip() for n in args.extractors.split(",") if n.strip()))
     if not names:
         print("no extractor available", file=sys.stderr)
         return 1
@@ -484,6 +726,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.per_page:
         print(f"### worst pages of {args.per_page}\n\n" + worst_pages(results[args.per_page], args.worst))
     write_outputs(args.out, markdown, results, args)
+    if not args.no_plots:
+        for path in write_plots(args.plots or args.out, results):
+            print(f"wrote {path}", file=sys.stderr)
     return 0
 
 
