@@ -6,13 +6,15 @@ A run of the extract job, in order:
    files) into files with a format, on the driver; a missing input fails here.
 2. The paths, never the contents, are packed into partitions of similar byte size,
    so each Python worker streams its own files (WARCs through ``webclean.warc``).
-3. The model and the configuration are broadcast once; each Python worker loads the
-   broadcast once and reuses it for every task it runs.
-4. ``mapInArrow`` turns the paths into rows of extracted pages, a bounded batch at a
-   time. Every page record gives one row with its status; a file that could not be
-   read to its end adds one row with status ``truncated`` that says where it stopped.
+3. The model, the configuration and the packed paths are broadcast once; each Python
+   worker loads a broadcast once and reuses it for every task it runs.
+4. ``mapInArrow`` over ``range`` turns partition i's paths into rows of extracted
+   pages, a bounded batch at a time. Every page record gives one row with its status;
+   a file that could not be read to its end adds one row with status ``truncated``
+   that says where it stopped.
 5. The rows are written as Parquet partitioned by ``run_date``, overwriting only that
-   partition, and a summary is printed and written to ``_summary/`` beside them.
+   partition, in the job's one Spark job; the tasks count the rows they write, and
+   from those counts a summary is printed and written to ``_summary/`` beside them.
 
 The last section holds the training jobs (jobs/train.py, jobs/lexicon.py):
 webclean.training's stages with the per-page work in executors.
@@ -103,6 +105,8 @@ PARTITION_BYTES = 256 << 20
 BATCH_ROWS = 512
 BATCH_CHARS = 16 << 20
 PROGRESS_SECONDS = 15.0
+# The summary lists the files that broke, the first ones by path.
+MAX_ERRORS_LISTED = 1000
 
 OUTPUT_SCHEMA = pa.schema(
     [
@@ -598,7 +602,7 @@ class _Batch:
 
 
 class _CounterParam(AccumulatorParam):
-    """Sums Counters from the tasks; a retried task's counts are added again."""
+    """Sums Counters from the tasks."""
 
     def zero(self, value: Counter[str]) -> Counter[str]:
         return Counter()
@@ -608,35 +612,67 @@ class _CounterParam(AccumulatorParam):
         return value1
 
 
+class _ListParam(AccumulatorParam):
+    """Joins lists from the tasks."""
+
+    def zero(self, value: list[Any]) -> list[Any]:
+        return []
+
+    def addInPlace(self, value1: list[Any], value2: list[Any]) -> list[Any]:
+        value1.extend(value2)
+        return value1
+
+
 @dataclass(frozen=True)
 class _Counters:
-    """Accumulators the tasks add to once per file: records read by type, rows written."""
+    """What the tasks tell the driver, added once per file: records read by type, rows
+    written, rows by status, and where each broken file stopped.
+
+    The tasks extract and write the rows in one stage, the write's result stage: Spark
+    adds the accumulators of a partition's first successful attempt only, so a retried
+    task is counted once and a failed one not at all, and the counts are those of the
+    rows written. The summary is made from them, without reading the rows back.
+    """
 
     records: Accumulator
     rows: Accumulator
+    statuses: Accumulator
+    stops: Accumulator
 
     @classmethod
     def create(cls, sc: Any) -> "_Counters":
-        return cls(sc.accumulator(Counter(), _CounterParam()), sc.accumulator(0))
+        counter = _CounterParam()
+        return cls(
+            records=sc.accumulator(Counter(), counter),
+            rows=sc.accumulator(0),
+            statuses=sc.accumulator(Counter(), counter),
+            stops=sc.accumulator([], _ListParam()),
+        )
 
 
 def map_files(
-    batches: Iterable[pa.RecordBatch], *, shared: Broadcast, extract_fn: ExtractFn, counters: _Counters
+    batches: Iterable[pa.RecordBatch], *, plan: Broadcast, shared: Broadcast, extract_fn: ExtractFn, counters: _Counters
 ) -> Iterator[pa.RecordBatch]:
-    """The ``mapInArrow`` function: batches of (path, format, size) in, batches of rows out."""
+    """The ``mapInArrow`` function: batches of partition indexes in, batches of rows out."""
     loaded: Shared = shared.value
+    partitions: list[list[InputFile]] = plan.value
     batch = _Batch()
-    for files in batches:
-        for file in (InputFile(**row) for row in files.to_pylist()):
-            counts: Counter[str] = Counter()
-            rows = 0
-            for row in extract_rows(file, loaded, extract_fn, counts):
-                rows += 1
+    for indexes in batches:
+        for file in (f for i in indexes.column("id").to_pylist() for f in partitions[i]):
+            records: Counter[str] = Counter()
+            statuses: Counter[str] = Counter()
+            stops: list[tuple[str, int, str]] = []
+            for row in extract_rows(file, loaded, extract_fn, records):
+                statuses[row["status"]] += 1
+                if row["status"] == TRUNCATED:
+                    stops.append((row["source_file"], row["offset"], row["error"]))
                 batch.add(row)
                 if batch.full:
                     yield batch.flush()
-            counters.records.add(counts)
-            counters.rows.add(rows)
+            counters.records.add(records)
+            counters.rows.add(sum(statuses.values()))
+            counters.statuses.add(statuses)
+            counters.stops.add(stops)
     if batch.rows:
         yield batch.flush()
 
@@ -661,27 +697,31 @@ def run_extract(
     # Methods blocks and ladom need no model.
     model_version = str(model.version) if model is not None else "none"
     shared = sc.broadcast(Shared(job.config, model, model_version))
-    counters = _Counters.create(sc)
     partitions = pack_partitions(files, sc.defaultParallelism)
+    plan = sc.broadcast(partitions)
+    counters = _Counters.create(sc)
     log.info("extract: %d %s files in %d partitions -> %s", len(files), job.input_format, len(partitions), job.output)
     with _Progress(sc, counters.rows, started):
-        _write(_pages(spark, partitions, shared, extract_fn, counters), job)
-    records = dict(counters.records.value)
-    summary = _summarise(spark, job, files, records, model_version, time.perf_counter() - started)
+        _write(_pages(spark, plan, len(partitions), shared, extract_fn, counters), job)
+    summary = _summarise(job, files, counters, model_version, time.perf_counter() - started)
     write_summary(job.output, summary)
-    shared.unpersist()
+    for broadcast in (plan, shared):
+        broadcast.unpersist()
     return summary
 
 
 def _pages(
-    spark: SparkSession, partitions: list[list[InputFile]], shared: Broadcast, extract_fn: ExtractFn, counters: _Counters
+    spark: SparkSession, plan: Broadcast, partitions: int, shared: Broadcast, extract_fn: ExtractFn, counters: _Counters
 ) -> DataFrame:
-    rows = [[(f.path, f.format, f.size) for f in part] for part in partitions]
-    # One list per slice, so that each partition gets exactly the files packed for it.
-    paths = spark.sparkContext.parallelize(rows, len(rows)).flatMap(lambda part: part)
-    frame = spark.createDataFrame(paths, "path string, format string, size long")
-    work = partial(map_files, shared=shared, extract_fn=extract_fn, counters=counters)
-    return frame.mapInArrow(work, from_arrow_schema(OUTPUT_SCHEMA))
+    """The rows of every page: partition i holds one row, i, and extracts the files ``plan.value[i]``.
+
+    ``range`` makes those partitions in the JVM, so no Python worker runs before the
+    extraction's own (the paths sent as rows from Python took a stage of Python workers
+    of their own); the file lists reach each worker once, in the broadcast.
+    """
+    indexes = spark.range(0, partitions, 1, numPartitions=partitions)
+    work = partial(map_files, plan=plan, shared=shared, extract_fn=extract_fn, counters=counters)
+    return indexes.mapInArrow(work, from_arrow_schema(OUTPUT_SCHEMA))
 
 
 def _write(pages: DataFrame, job: ExtractJob) -> None:
@@ -697,26 +737,20 @@ def _write(pages: DataFrame, job: ExtractJob) -> None:
 
 
 def _summarise(
-    spark: SparkSession, job: ExtractJob, files: list[InputFile], records: dict[str, int], model_version: str, wall: float
+    job: ExtractJob, files: list[InputFile], counters: _Counters, model_version: str, wall: float
 ) -> RunSummary:
-    written = spark.read.parquet(partition_path(job.output, job.run_date))
-    by_status = {r["status"]: r["count"] for r in written.groupBy("status").count().collect()}
-    errors = (
-        written.where(F.col("status") == TRUNCATED)
-        .select("source_file", "offset", "error")
-        .orderBy("source_file")
-        .limit(1000)
-        .collect()
-    )
+    """The run's summary from what the tasks counted: no second pass over the rows written."""
+    by_status = dict(counters.statuses.value)
+    stops = sorted(counters.stops.value)[:MAX_ERRORS_LISTED]
     pages = sum(n for status, n in by_status.items() if status != TRUNCATED)
     return RunSummary(
         run_date=job.run_date,
         output=job.output,
         input_format=job.input_format,
         files=len(files),
-        records_by_type=dict(sorted(records.items())),
+        records_by_type=dict(sorted(counters.records.value.items())),
         pages_by_status=dict(sorted(by_status.items())),
-        files_with_errors=[row.asDict() for row in errors],
+        files_with_errors=[{"source_file": path, "offset": offset, "error": error} for path, offset, error in stops],
         pages=pages,
         wall_seconds=round(wall, 3),
         pages_per_second=round(pages / wall, 2) if wall > 0 else 0.0,

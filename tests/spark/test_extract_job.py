@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 import types
+from collections import Counter
 from pathlib import Path
 
 import pyarrow as pa
@@ -182,6 +183,23 @@ def test_broken_warcs_keep_what_was_read_and_say_where_they_stopped(spark, tmp_p
     assert len(rows) == expected_rows
     assert summary.pages_by_status[TRUNCATED] == 2
     assert sorted(e["source_file"] for e in summary.files_with_errors) == sorted([str(corrupt), str(half)])
+    # The tasks count what they write: the summary agrees with the rows read back.
+    assert summary.pages_by_status == dict(sorted(Counter(r["status"] for r in rows).items()))
+    stops = sorted((r["source_file"], r["offset"], r["error"]) for r in rows if r["status"] == TRUNCATED)
+    assert [(e["source_file"], e["offset"], e["error"]) for e in summary.files_with_errors] == stops
+
+
+def test_each_task_extracts_the_files_packed_for_it(spark, tmp_path, html_inputs):
+    out = tmp_path / "out"
+    run(spark, html_inputs, out)
+    packed = pack_partitions(list_inputs(map(str, html_inputs)), spark.sparkContext.defaultParallelism)
+    assert len(packed) == 2
+    # One task per partition, and one Parquet file per task.
+    written = [
+        sorted({row["source_file"] for row in pq.read_table(part).to_pylist()})
+        for part in Path(partition_path(str(out), RUN_DATE)).glob("*.parquet")
+    ]
+    assert sorted(written) == sorted(sorted(f.path for f in part) for part in packed)
 
 
 def test_rerun_of_a_date_replaces_only_that_partition(spark, tmp_path, html_inputs):
