@@ -626,7 +626,7 @@ class _ListParam(AccumulatorParam):
 @dataclass(frozen=True)
 class _Counters:
     """What the tasks tell the driver, added once per file: records read by type, rows
-    written, rows by status, and where each broken file stopped.
+    written by status, and where each broken file stopped.
 
     The tasks extract and write the rows in one stage, the write's result stage: Spark
     adds the accumulators of a partition's first successful attempt only, so a retried
@@ -635,7 +635,6 @@ class _Counters:
     """
 
     records: Accumulator
-    rows: Accumulator
     statuses: Accumulator
     stops: Accumulator
 
@@ -644,7 +643,6 @@ class _Counters:
         counter = _CounterParam()
         return cls(
             records=sc.accumulator(Counter(), counter),
-            rows=sc.accumulator(0),
             statuses=sc.accumulator(Counter(), counter),
             stops=sc.accumulator([], _ListParam()),
         )
@@ -670,7 +668,6 @@ def map_files(
                 if batch.full:
                     yield batch.flush()
             counters.records.add(records)
-            counters.rows.add(sum(statuses.values()))
             counters.statuses.add(statuses)
             counters.stops.add(stops)
     if batch.rows:
@@ -701,7 +698,7 @@ def run_extract(
     plan = sc.broadcast(partitions)
     counters = _Counters.create(sc)
     log.info("extract: %d %s files in %d partitions -> %s", len(files), job.input_format, len(partitions), job.output)
-    with _Progress(sc, counters.rows, started):
+    with _Progress(sc, counters.statuses, started):
         _write(_pages(spark, plan, len(partitions), shared, extract_fn, counters), job)
     summary = _summarise(job, files, counters, model_version, time.perf_counter() - started)
     write_summary(job.output, summary)
@@ -782,9 +779,9 @@ class _Progress:
     Tasks report their accumulators when they finish, so the count moves task by task.
     """
 
-    def __init__(self, sc: Any, rows: Accumulator, started: float) -> None:
+    def __init__(self, sc: Any, statuses: Accumulator, started: float) -> None:
         self._sc = sc
-        self._rows = rows
+        self._statuses = statuses  # rows written by status
         self._started = started
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="webclean-progress", daemon=True)
@@ -803,7 +800,7 @@ class _Progress:
             stages = [tracker.getStageInfo(s) for s in tracker.getActiveStageIds()]
             done = sum(s.numCompletedTasks for s in stages if s)
             total = sum(s.numTasks for s in stages if s)
-            rows = self._rows.value
+            rows = sum(self._statuses.value.values())
             elapsed = time.perf_counter() - self._started
             log.info("progress: %d/%d tasks done, %d pages out, %.1f pages/s", done, total, rows, rows / elapsed)
 
