@@ -33,11 +33,13 @@ def denoise(
 
     ``smoothing`` names passes of :func:`smooth` over the decisions (method svm only).
     """
-    # The link_runs pass drops its runs whatever the classifier says: they are not classified.
+    # The link_runs pass drops its runs whatever the classifier says: they are not
+    # classified, and decide leaves them as noise, which is that pass done.
     settled = link_runs(units) if "link_runs" in smoothing else None
     kept = decide(units, lexicon, svm, beta, feature_set, settled)
-    if smoothing:
-        kept = smooth(units, kept, beta, smoothing)
+    rest = [name for name in smoothing if name != "link_runs"]
+    if rest:
+        kept = smooth(units, kept, beta, rest)
     return [text for text in kept if text]
 
 
@@ -98,6 +100,8 @@ def smooth(
     n = len(units)
     if "link_runs" in passes:
         kept = [None if dropped else text for text, dropped in zip(kept, link_runs(units, link_run))]
+    if "islands" not in passes and "bridges" not in passes:
+        return kept
     short = [u.is_sample and text_length(u.text) <= beta for u in units]
     if "islands" in passes:
         decided = list(kept)
