@@ -149,14 +149,17 @@ def extended_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
     magnitude, and min-max scaling then squeezes almost every tag into a corner of
     the RBF kernel's space.
     """
-    t, s, length, position, ratio = paper_row(unit, text, lexicon)
+    t, s, length, _, _ = paper_row(unit, text, lexicon)
+    return [math.log1p(t), math.log1p(s), math.log1p(length), *_line_context(unit)]
+
+
+def _line_context(unit: Unit) -> list[float]:
+    """P and R, then the line's kind, class/id marks and neighbours (the extended set's tail)."""
+    kind = unit.kind
     return [
-        math.log1p(t),
-        math.log1p(s),
-        math.log1p(length),
-        position,
-        ratio,
-        *(1.0 if unit.kind == k else 0.0 for k in _KINDS),
+        unit.position,
+        unit.link_ratio,
+        *(1.0 if kind == k else 0.0 for k in _KINDS),
         float(unit.noise_attr),
         float(unit.content_attr),
         math.log1p(unit.prev_length),
@@ -197,19 +200,11 @@ def context_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
     marks = marks_of(text)
     ends_here = ends_sentence(text)
     ends = sum(1 for piece in split_sentences(text) if ends_sentence(piece)) if marks else 0
-    kind = unit.kind
     return [
         math.log1p(lexicon.word_index(text)),
         math.log1p(lexicon.mark_index(marks, ends_here)),
         math.log1p(length),
-        unit.position,
-        unit.link_ratio,
-        *(1.0 if kind == k else 0.0 for k in _KINDS),
-        float(unit.noise_attr),
-        float(unit.content_attr),
-        math.log1p(unit.prev_length),
-        math.log1p(unit.next_length),
-        unit.neighbour_link_ratio,
+        *_line_context(unit),
         math.log1p(ends),
         (len(marks) + (not ends_here)) / length if length else 0.0,
         math.log1p(unit.depth),
