@@ -73,6 +73,8 @@ def _run_scenario(work: Path) -> None:
     from webclean.spark import ExtractJob, build_session, partition_path, run_extract
     from webclean.warc import WarcPage, iter_warc
 
+    from session_settings import local_settings
+
     pages = work / "pages"
     pages.mkdir()
     (pages / "a.html").write_text("<html><body><div><p>A page of its own, with a sentence in it.</p></div></body></html>")
@@ -94,19 +96,7 @@ def _run_scenario(work: Path) -> None:
             os._exit(1)
         return extract(html, url, **kwargs)
 
-    spark = build_session(
-        "webclean-faults",
-        {
-            "spark.master": "local[2,4]",  # 2 cores, up to 4 attempts per task
-            "spark.default.parallelism": "2",
-            "spark.driver.memory": "1g",
-            "spark.ui.enabled": "false",
-            "spark.ui.showConsoleProgress": "false",
-            "spark.sql.session.timeZone": "UTC",
-            "spark.python.worker.reuse": "true",
-            "spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile=file:{REPO / 'conf' / 'log4j2.properties'}",
-        },
-    )
+    spark = build_session("webclean-faults", local_settings("local[2,4]"))  # up to 4 attempts per task
     spark.sparkContext.setLogLevel("OFF")
 
     def run(out: Path, kill_once: bool) -> tuple[list[dict], dict, list[list[str]]]:
