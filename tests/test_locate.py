@@ -1,3 +1,5 @@
+from hypothesis import example, given
+from hypothesis import strategies as st
 from lxml import html
 
 from webclean.config import LocateConfig
@@ -21,6 +23,12 @@ def _root(text=PAGE):
 def test_text_length_ignores_white_space():
     assert text_length(" a b\n c ") == 3
     assert text_length("中 文") == 2
+
+
+@given(st.text())
+@example("a\u3000b\xa0c\u2028d\x1f e")
+def test_text_length_counts_what_split_keeps(text):
+    assert text_length(text) == sum(map(len, text.split()))
 
 
 def test_link_ratio_is_linked_share_of_text():

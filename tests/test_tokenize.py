@@ -11,6 +11,7 @@ from webclean.tokenize import (
     URL,
     ends_sentence,
     marks_of,
+    sentence_ends,
     special_marks,
     split_pseudo_words,
     split_sentences,
@@ -113,3 +114,10 @@ def test_pseudo_words_are_what_the_whole_pattern_finds(text):
         [normalised[a:b] for a, b in zip(starts, ends)],
         [names[m.lastgroup] for m in matches],
     )
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab 好\n\t\u3000。．.！!？?…；\"'”’」』）)]】》")), max_size=20))
+@example("他说：“好。” 然后？走了… ")
+@example("It costs 3.5 dollars. Then")
+def test_sentence_ends_counts_the_pieces_that_end_a_sentence(text):
+    assert sentence_ends(text) == sum(1 for piece in split_sentences(text) if ends_sentence(piece))

@@ -218,13 +218,13 @@ def decode_html(data: bytes, http_charset: str | None = None) -> Decoded:
             found = _decode_utf16_declared(data, name, source)
         elif utf8 is not None and (name == "utf-8" or not data.isascii()):
             # Valid UTF-8 beats a declared legacy charset (module docstring).
-            return _result(utf8, "utf-8", True, source if name == "utf-8" else "utf-8")
+            return _utf8_result(data, utf8, source if name == "utf-8" else "utf-8")
         else:
             found = _decode_declared(data, name, source)
         if found is not None:
             return found
     if utf8 is not None:
-        return _result(utf8, "utf-8", True, "utf-8")
+        return _utf8_result(data, utf8, "utf-8")
     return _guess(data, [name for _, name in declared])
 
 
@@ -232,6 +232,12 @@ def _result(text: str, name: str, confident: bool, source: str) -> Decoded:
     if "\x00" in text:
         text = text.replace("\x00", "")
     return Decoded(text, name, confident, source)
+
+
+def _utf8_result(data: bytes, text: str, source: str) -> Decoded:
+    """_result for ``text`` decoded from ``data`` as UTF-8: a NUL is the same byte in
+    both, and found in the bytes many times faster than in a text of wide characters."""
+    return Decoded(text.replace("\x00", "") if b"\x00" in data else text, "utf-8", True, source)
 
 
 def _bom(data: bytes) -> tuple[str, int] | None:

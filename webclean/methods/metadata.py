@@ -18,11 +18,13 @@ Nothing here edits the tree.
 
 from __future__ import annotations
 
+import bisect
 import heapq
+import itertools
 import re
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from lxml import etree
 
@@ -59,10 +61,13 @@ _MONTHS = {
 }
 _MONTH_RE = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _TIME = r"(?:\s*(?:[T\s]|日\s*)?(?P<H>[0-2]?\d)[:：时](?P<M>[0-5]\d)(?:[:：分](?P<S>[0-5]\d))?\s*(?P<ampm>[AaPp]\.?[Mm]\.?)?)?"
-# Each pattern opens with a look-ahead for the characters a match can start with: the
-# same matches, and most positions are passed over on one character test.
+# The English pattern opens with a look-ahead for the characters a match can start with:
+# the same matches, and most positions are passed over on one character test.
+# The numeric pattern opens with its year's first two digits and only then looks behind
+# them for another digit: a pattern that opens with characters is searched for them in
+# C, without being tried at every position.
 _NUMERIC_DATE_RE = re.compile(
-    r"(?=[12])(?<!\d)(?P<y>(?:19|20)\d\d)\s*(?:[-/.]|年)\s*(?P<m>[01]?\d)\s*(?:[-/.]|月)\s*(?P<d>[0-3]?\d)(?!\d)\s*日?" + _TIME
+    r"(?P<y>(?:19|20)(?<!\d(?:19|20))\d\d)\s*(?:[-/.]|年)\s*(?P<m>[01]?\d)\s*(?:[-/.]|月)\s*(?P<d>[0-3]?\d)(?!\d)\s*日?" + _TIME
 )
 _ENGLISH_DATE_RE = re.compile(
     rf"\b(?=[adfjmnos0-9])(?:(?P<mon1>{_MONTH_RE})\.?\s+(?P<d1>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<y1>(?:19|20)\d\d)"
@@ -100,7 +105,10 @@ def page_metadata(root: etree._Element, headline: str | None = None, lines: Sequ
     lines, whitespace collapsed); else the body's text nodes are read.
     """
     lines = visible_lines(root) if lines is None else _first_chars(lines)
-    return PageMetadata(_published(root, lines, headline), _source(root, lines))
+    text = "\n".join(lines)
+    dated = _DATED_ELEMENTS(root)  # the <meta>s among them for the source, too
+    published = _meta_date(dated) or _visible_date(text, headline if headline is not None else _title(root))
+    return PageMetadata(published, _source(dated, lines, text))
 
 
 def _first_chars(lines: Sequence[str]) -> list[str]:
@@ -132,12 +140,56 @@ def find_date(text: str) -> str | None:
     """The first valid date (and time) written in ``text``, as ISO 8601."""
     # Both patterns' matches in order of position (numeric first on a tie), read only
     # as far as the first valid one.
-    found = heapq.merge(_NUMERIC_DATE_RE.finditer(text), _ENGLISH_DATE_RE.finditer(text), key=re.Match.start)
+    found = heapq.merge(_NUMERIC_DATE_RE.finditer(text), _english_dates(text), key=re.Match.start)
     for match in found:
         iso = _iso(match)
         if iso:
             return iso
     return None
+
+
+# Every English date has a year after white space; before the year, a day and a month
+# (with ".", "," or "st" at most 11 characters, "September.,") and white space before each.
+_YEAR_AFTER_SPACE_RE = re.compile(r"(?:19|20)(?<=\s(?:19|20))\d\d")  # opens with its digits, as above
+_DATE_WORD_CHARS = 12
+
+
+def _english_dates(text: str) -> Iterator[re.Match[str]]:
+    """``_ENGLISH_DATE_RE.finditer(text)``, without trying the pattern everywhere.
+
+    The pattern cannot start at a character test (it opens with a word boundary), so
+    finditer tries it at every position of the text, the cost of find_date. A match
+    ends its date with a year after white space, and starts at most two words and
+    their white space before it; no other year lies in between. So the pattern is
+    searched only from there to just past each such year (the character after it
+    decides the word boundary), and the match found is made again on the whole text,
+    where the time after the year may continue.
+    """
+    done = 0  # finditer's matches do not overlap: the next one starts after the last
+    previous = 0  # the end of the year before: no date reaches back past it
+    for year in _YEAR_AFTER_SPACE_RE.finditer(text):
+        start = _words_before(text, max(done, previous), year.start())
+        previous = end = year.end()
+        if end <= done:
+            continue
+        found = _ENGLISH_DATE_RE.search(text, start, end + 1)
+        if found is not None:
+            match = _ENGLISH_DATE_RE.match(text, found.start())
+            if match is not None:  # always: the longer text only lets the time continue
+                done = match.end()
+                yield match
+
+
+def _words_before(text: str, floor: int, position: int) -> int:
+    """Where a date that ends its day and month just before ``position`` can start, not
+    before ``floor``: back over white space, a word of at most _DATE_WORD_CHARS, white
+    space, a word. In C on the text since ``floor``, which each year starts after the last."""
+    head = text[floor:position]
+    for _ in range(2):
+        head = head.rstrip()
+        if head:
+            head = head[: -len(head[-_DATE_WORD_CHARS:].split()[-1])]
+    return floor + len(head)
 
 
 def find_source(text: str) -> str | None:
@@ -153,17 +205,14 @@ def find_source(text: str) -> str | None:
 # --- published -----------------------------------------------------------------------
 
 
-def _published(root: etree._Element, lines: list[str], headline: str | None) -> str | None:
-    return _meta_date(root) or _visible_date(lines, headline if headline is not None else _title(root))
+# The elements that can carry a machine-readable date, found in C in document order
+# (through their attributes: faster in libxml2 than a predicate tested on every element).
+_DATED_ELEMENTS = etree.XPath("//meta | //@itemprop/.. | //time/@datetime/..")
 
 
-# The elements that can carry a machine-readable date, found in C in document order.
-_DATED_ELEMENTS = etree.XPath("//meta | //*[@itemprop] | //time[@datetime]")
-
-
-def _meta_date(root: etree._Element) -> str | None:
+def _meta_date(dated: list[etree._Element]) -> str | None:
     candidates: dict[str, str] = {}
-    for element in _DATED_ELEMENTS(root):
+    for element in dated:
         value = None
         if element.tag == "meta":
             key = (element.get("property") or element.get("name") or element.get("itemprop") or "").strip().lower()
@@ -196,8 +245,7 @@ def _normalise_date(value: str | None) -> str | None:
     return parsed.date().isoformat() if re.fullmatch(r"\d{4}-\d\d-\d\d", value) else parsed.isoformat()
 
 
-def _visible_date(lines: list[str], headline: str) -> str | None:
-    text = "\n".join(lines)
+def _visible_date(text: str, headline: str) -> str | None:
     start = text.find(headline) if headline else -1
     if start >= 0:
         near = find_date(text[start : start + len(headline) + _NEAR_HEADLINE_CHARS])
@@ -234,18 +282,30 @@ def _iso(match: re.Match[str]) -> str | None:
 # --- source --------------------------------------------------------------------------
 
 
-# A label _SOURCE_RE looks for: lines are searched only when the page has one.
+# A label _SOURCE_RE looks for: only the lines that hold one are searched.
 _SOURCE_HINT_RE = re.compile(r"来源|來源|稿源|出处|Source|Via")
 
 
-def _source(root: etree._Element, lines: list[str]) -> str | None:
-    for line in lines if _SOURCE_HINT_RE.search("\n".join(lines)) else ():
+def _source(dated: list[etree._Element], lines: list[str], text: str) -> str | None:
+    """The first line's source label, else a source <meta>; ``text`` is the lines
+    joined by newlines. Only the lines that hold a label can name a source."""
+    starts: list[int] = []
+    searched = -1
+    for hint in _SOURCE_HINT_RE.finditer(text):
+        starts = starts or list(itertools.accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
+        k = bisect.bisect_right(starts, hint.start()) - 1  # the line that holds it
+        if k == searched:
+            continue
+        searched = k
+        line = lines[k]
         if len(line) <= 300:  # a label in running prose ("the source: …") is not a byline
             found = find_source(line)
             if found:
                 return found
     metas: dict[str, str] = {}
-    for element in root.iter("meta"):
+    for element in dated:
+        if element.tag != "meta":
+            continue
         key = (element.get("property") or element.get("name") or "").strip().lower()
         value = " ".join((element.get("content") or "").split())
         if key in _SOURCE_META_KEYS and value and key not in metas:
