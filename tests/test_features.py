@@ -19,29 +19,31 @@ def _units():
 
 
 def test_units_are_p_a_td_in_document_order():
+    # A cell comes before the units nested in it; its own text is one unit per run
+    # between them, so no unit joins text across a nested one.
     units = _units()
-    assert [u.tag for u in units] == ["p", "a", "td", "a", "p"]
+    assert [u.tag for u in units] == ["p", "a", "td", "td", "a", "p"]
     assert units[0].text == "第一段正文，链接在句中。"
-    assert units[2].text == "单元格文字 尾巴"
+    assert [units[2].text, units[3].text] == ["单元格文字", "尾巴"]
 
 
 def test_positions_count_samples_only():
     positions = [u.position for u in _units()]
-    assert positions == [0.25, 0.5, 0.0, 0.75, 1.0]
+    assert positions == [0.25, 0.5, 0.0, 0.0, 0.75, 1.0]
 
 
 def test_link_ratio_per_unit():
     units = _units()
     assert units[0].link_ratio == 2 / 12
     assert units[1].link_ratio == 1.0
-    assert units[4].link_ratio == 0.0
+    assert units[5].link_ratio == 0.0
 
 
 def test_feature_matrix_is_t_s_l_p_r():
     lexicon = NoiseLexicon(words={"更": 2.0, "新闻": 1.0}, marks={NO_SENTENCE_END: 5.0, "，": 0.5})
     units = _units()
     X = feature_matrix(units, lexicon)
-    assert X.shape == (5, 5)
+    assert X.shape == (6, 5)
     more = X[1]
     assert more[0] == 3.0  # 更 + 新闻 (jieba: 更 / 多 / 新闻)
     assert more[1] == 5.0  # no sentence end

@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from webclean.config import Config
@@ -168,6 +168,7 @@ def _visible_text(page: str, method: str) -> str:
 @pytest.mark.parametrize("method", METHODS)
 @SETTINGS
 @given(page=PAGES)
+@example(page="<div><td>the</div><section><p>bus</section>the")  # a cell's text around a nested unit
 def test_output_lines_are_page_text(method, page):
     result = extract(page, config=CONFIGS[method])
     _assert_a_result(result)

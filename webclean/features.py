@@ -91,29 +91,39 @@ def _walk_units(block: etree._Element) -> Iterator[tuple[str, str, float]]:
                 yield tag, text, (1.0 if tag == "a" else link_ratio(el))
             continue
         if tag == TABLE_CELL:
-            own = normalise_space(" ".join(_own_text(el)))
-            if own:
-                yield tag, own, 0.0
+            # One unit per run of the cell's own text: a unit or table nested in the
+            # cell ends a run, so a unit's text is never joined across it.
+            for run in _own_text(el):
+                own = normalise_space(" ".join(run))
+                if own:
+                    yield tag, own, 0.0
         stack.extend(reversed(el))
 
 
-def _own_text(cell: etree._Element) -> Iterator[str]:
-    """Text of a cell outside the units and tables nested in it (those are walked on their own)."""
+def _own_text(cell: etree._Element) -> Iterator[list[str]]:
+    """Runs of a cell's text outside the units and tables nested in it (those are walked
+    on their own), in document order; each nested unit or table ends a run."""
+    run: list[str] = []
     skipped = 0  # how many enclosing elements are skipped at this point of the walk
     for event, el in etree.iterwalk(cell, events=("start", "end")):
         tag = el.tag if isinstance(el.tag, str) else ""
         skip_here = el is not cell and (tag in SAMPLE_TAGS or tag in ("table", TABLE_CELL))
         if event == "start":
+            if skip_here and not skipped and run:
+                yield run
+                run = []
             if skip_here or skipped:
                 skipped += 1
             elif el.text:
-                yield el.text
+                run.append(el.text)
             continue
         if skipped:
             skipped -= 1
         # A tail belongs to the parent: it is the cell's own text once nothing encloses it.
         if el is not cell and not skipped and el.tail:
-            yield el.tail
+            run.append(el.tail)
+    if run:
+        yield run
 
 
 def paper_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
