@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from webclean.denoise import smooth
+from webclean.denoise import link_runs, smooth
 from webclean.features import Unit
 
 
@@ -44,6 +44,24 @@ def test_an_unknown_pass_is_an_error():
         smooth([_unit(LONG)], [LONG], 40, ("bridge",))
 
 
+def test_link_runs_take_the_short_lines_around_a_run_with_beta():
+    units = [
+        _unit(LONG),
+        _unit("Related"),
+        _unit("One", "link"),
+        _unit("Two", "link"),
+        _unit("More"),
+        _unit(LONG),
+        _unit("Label"),
+        _unit("Lone link", "link"),
+    ]
+    assert link_runs(units) == [False, False, True, True, False, False, False, False]
+    # The heading before a run and the label after it go with it; long lines and the
+    # lines around a single link stay.
+    assert link_runs(units, beta=40) == [False, True, True, True, True, False, False, False]
+    assert link_runs(units, beta=2) == [False, False, True, True, False, False, False, False]
+
+
 def test_method_svm_smooths_link_runs_and_paper_does_not():
     from webclean.extract import SMOOTHING
 
@@ -53,7 +71,7 @@ def test_method_svm_smooths_link_runs_and_paper_does_not():
 def test_units_the_link_runs_pass_drops_are_not_classified():
     from webclean import denoise as module
 
-    units = [_unit("Home", "link"), _unit("News", "link"), _unit("A line of the story that is long enough to matter.")]
+    units = [_unit("Home", "link"), _unit("News", "link"), _unit(LONG)]
     classified: list[str] = []
 
     def row(unit, text, lexicon):
@@ -67,5 +85,5 @@ def test_units_the_link_runs_pass_drops_are_not_classified():
     with pytest.MonkeyPatch.context() as patch:
         patch.setitem(module.FEATURE_SETS, "counting", row)
         kept = module.denoise(units, None, Everything(), 40, "counting", ("link_runs",))
-    assert kept == ["A line of the story that is long enough to matter."]
+    assert kept == [LONG]
     assert "Home" not in classified and "News" not in classified

@@ -28,6 +28,7 @@ def denoise(
     beta: int,
     feature_set: str = "paper",
     smoothing: Sequence[str] = (),
+    title: str = "",
 ) -> list[str]:
     """The kept text of each kept unit, in document order.
 
@@ -35,7 +36,7 @@ def denoise(
     """
     # The link_runs pass drops its runs whatever the classifier says: they are not
     # classified, and decide leaves them as noise, which is that pass done.
-    settled = link_runs(units) if "link_runs" in smoothing else None
+    settled = link_runs(units, beta=beta, title=title) if "link_runs" in smoothing else None
     kept = decide(units, lexicon, svm, beta, feature_set, settled)
     rest = [name for name in smoothing if name != "link_runs"]
     if rest:
@@ -85,7 +86,8 @@ def smooth(
     Departure from the paper, which decides each tag alone: the classifier sees one
     line and a little of its context, but main text and noise come in runs.
     - ``link_runs``: every line of a run of ``link_run`` or more all-link lines is
-      noise: a list of links (navigation, related articles, tags), never prose;
+      noise: a list of links (navigation, related articles, tags), never prose; so are
+      the short lines (at most β characters) just before and after the run;
     - ``islands``: a short kept line (at most β characters) whose neighbours on both
       sides are noise is noise: a label or a link left over from a noise box;
     - ``bridges``: a short dropped line that is not all link, between two kept lines
@@ -99,7 +101,7 @@ def smooth(
     kept = list(kept)
     n = len(units)
     if "link_runs" in passes:
-        kept = [None if dropped else text for text, dropped in zip(kept, link_runs(units, link_run))]
+        kept = [None if dropped else text for text, dropped in zip(kept, link_runs(units, link_run, beta))]
     if "islands" not in passes and "bridges" not in passes:
         return kept
     short = [u.is_sample and text_length(u.text) <= beta for u in units]
@@ -124,10 +126,19 @@ def smooth(
     return kept
 
 
-def link_runs(units: Sequence[Unit], link_run: int = LINK_RUN) -> list[bool]:
-    """Which units lie in a run of at least ``link_run`` all-link lines (smooth's link_runs)."""
+def link_runs(
+    units: Sequence[Unit], link_run: int = LINK_RUN, beta: int | None = None, title: str = ""
+) -> list[bool]:
+    """Which units lie in a run of at least ``link_run`` all-link lines (smooth's link_runs).
+
+    With ``beta``, also the line of at most β characters just before and just after
+    each run: the heading of a list of links ("Related", "相关新闻", "Kategorien") and
+    a "More" or a label after it (docs/quality.md, changes #23 and #26); but not a line
+    that the page's ``title`` holds, which is the headline after a menu.
+    """
     n = len(units)
     dropped = [False] * n
+    runs = []
     start = 0
     while start < n:
         end = start
@@ -135,7 +146,13 @@ def link_runs(units: Sequence[Unit], link_run: int = LINK_RUN) -> list[bool]:
             end += 1
         if end - start >= link_run:
             dropped[start:end] = [True] * (end - start)
+            runs.append((start, end))
         start = max(end, start + 1)
+    if beta is not None:
+        for start, end in runs:
+            for i in (start - 1, end):
+                if 0 <= i < n and units[i].is_sample and text_length(units[i].text) <= beta:
+                    dropped[i] = units[i].text not in title
     return dropped
 
 

@@ -104,7 +104,7 @@ def _extract(html: str | bytes, config: Config, model: Model | None, http_charse
             text="", title=title, status=Status.EMPTY, error="no block holds text", encoding=encoding, lang=lang,
             method=config.method, published=metadata.published, source=metadata.source,
         )  # fmt: skip
-    paragraphs = denoise(units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, SMOOTHING[config.method])
+    paragraphs = denoise(units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, SMOOTHING[config.method], title)
     text = "\n".join(paragraphs)
     return Extraction(
         text=text,
@@ -154,9 +154,9 @@ def locate_units(
     before, after = MARGIN_LINES.get(config.method, (0, 0))
     first = 0 if before is None else max(0, inside[0] - before)
     if first < inside[0]:
-        units = [u._replace(region=-1) for u in line_units(lines[first : inside[0]])] + units
+        units = line_units(lines[first : inside[0]], region=-1) + units
     if after:
-        units += [u._replace(region=1) for u in line_units(lines[inside[-1] + 1 : inside[-1] + 1 + after])]
+        units += line_units(lines[inside[-1] + 1 : inside[-1] + 1 + after], region=1)
     return block, units
 
 

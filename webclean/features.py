@@ -273,8 +273,9 @@ LONG_LINE = 100
 WINDOW = 2
 
 
-def line_units(lines: Sequence[Line], block: etree._Element | None = None) -> list[Unit]:
-    """Units of the improved method: every line is a sample.
+def line_units(lines: Sequence[Line], block: etree._Element | None = None, region: int = 0) -> list[Unit]:
+    """Units of the improved method: every line is a sample; ``region`` says where the
+    lines lie (:attr:`Unit.region`).
 
     Built column by column, each in one comprehension: a page has hundreds of lines,
     and per-line Python calls were most of the cost.
@@ -319,6 +320,7 @@ def line_units(lines: Sequence[Line], block: etree._Element | None = None) -> li
             [abs(depth - main_depth) for depth in depths],
             [-1] * first + [0] * (last - first + 1) + [1] * (n - 1 - last),
             windows,
+            repeat(region, n),
         )
     )
 

@@ -5,8 +5,8 @@ text in a ``<div>`` or ``<td>``, split by ``<br>``, or in headings and list item
 (method.md, "Where Step 1 falls short"). Here a block-level element or a ``<br>``
 ends a line and inline elements (``<a>``, ``<span>``, ``<b>`` …) continue it, so every
 visible text of the page lands in exactly one line. Each line remembers the block
-element that holds it and a little of its context (its kind, and whether its
-ancestors' class or id name it navigation, comments or the article).
+element that holds it and a little of its context (its kind, and whether the nearest
+ancestor whose class or id says what it holds names navigation, comments or the article).
 """
 
 from __future__ import annotations
@@ -49,8 +49,12 @@ class Line(NamedTuple):
     owner: etree._Element  # the innermost block-level element holding the line
     kind: str  # "p", "heading", "list", "cell", "link" (a line that is all link) or "text"
     link_ratio: float
-    noise_attr: bool  # an ancestor's class/id or tag names navigation, comments, footers …
-    content_attr: bool  # an ancestor's class/id names the article
+    # The marks of the nearest ancestor (or self) whose tag or class/id words name
+    # what it holds: navigation, comments, footers … (noise), the article (content), or
+    # both at once ("comment-content"). The nearest decides: a comment box inside the
+    # page's "main-content" is a comment (docs/quality.md, change #22).
+    noise_attr: bool
+    content_attr: bool
 
     @property
     def length(self) -> int:
@@ -136,14 +140,17 @@ def segment(container: etree._Element) -> list[Line]:
                     solid = False
                 elif pieces:
                     pieces.clear()
-            in_link, noise, content = state[1], state[2], state[3]
+            noise, content = state[2], state[3]
+            # The nearest element that names what it holds decides the marks (see Line).
+            noisy, contenty = tag in NOISE_TAGS, False
             attrs = el.get("class")
             name = el.get("id")
             if attrs is not None or name is not None:
-                noisy, contenty = _attr_marks(f"{attrs or ''} {name or ''}")
-                noise = noise or noisy
-                content = content or contenty
-            state = (block, in_link or tag == "a", noise or tag in NOISE_TAGS, content)
+                named_noise, contenty = _attr_marks(f"{attrs or ''} {name or ''}")
+                noisy = noisy or named_noise
+            if noisy or contenty:
+                noise, content = noisy, contenty
+            state = (block, state[1] or tag == "a", noise, content)
             stack.append(state)
             if block:
                 owners.append(el)
