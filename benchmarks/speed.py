@@ -393,7 +393,7 @@ class StageTimer:
 
         from webclean.decode import decode_html, sniff
         from webclean.denoise import denoise
-        from webclean.extract import SMOOTHING, _language, locate_units, page_lines
+        from webclean.extract import KEEP_WHOLE, SMOOTHING, _language, locate_units, page_lines
         from webclean.methods.metadata import page_metadata
         from webclean.parse import ParseError, page_title, parse_html
 
@@ -410,7 +410,8 @@ class StageTimer:
         except (ParseError, etree.LxmlError):
             return None
         t2 = clock()
-        _language(root, page_title(root))
+        title = page_title(root)
+        _language(root, title)
         t3 = clock()
         lines = page_lines(root, config)
         t4 = clock()
@@ -421,7 +422,10 @@ class StageTimer:
         kept = ""
         if block is not None:
             svm = _TimedSVM(self.predict)
-            paragraphs = denoise(units, model.lexicon, svm, config.denoise.beta, self.KEY, SMOOTHING[config.method])
+            method = config.method
+            paragraphs = denoise(
+                units, model.lexicon, svm, config.denoise.beta, self.KEY, SMOOTHING[method], title, KEEP_WHOLE[method]
+            )
             kept = "\n".join(paragraphs)
         t7 = clock()
         return self._split(t0, t1, t2, t3, t4, t5, t6, t7), kept

@@ -29,15 +29,18 @@ def denoise(
     feature_set: str = "paper",
     smoothing: Sequence[str] = (),
     title: str = "",
+    whole: bool = False,
 ) -> list[str]:
     """The kept text of each kept unit, in document order.
 
-    ``smoothing`` names passes of :func:`smooth` over the decisions (method svm only).
+    ``smoothing`` names passes of :func:`smooth` over the decisions and ``whole``
+    keeps a long unit whole that the noise filter would drop (method svm only; see
+    :func:`decide`).
     """
     # The link_runs pass drops its runs whatever the classifier says: they are not
     # classified, and decide leaves them as noise, which is that pass done.
     settled = link_runs(units, beta=beta, title=title) if "link_runs" in smoothing else None
-    kept = decide(units, lexicon, svm, beta, feature_set, settled)
+    kept = decide(units, lexicon, svm, beta, feature_set, settled, whole)
     rest = [name for name in smoothing if name != "link_runs"]
     if rest:
         kept = smooth(units, kept, beta, rest)
@@ -51,10 +54,13 @@ def decide(
     beta: int,
     feature_set: str = "paper",
     skip: Sequence[bool] | None = None,
+    whole: bool = False,
 ) -> list[str | None]:
     """Steps 3 and 4 per unit: its kept text, or None where it is noise.
 
-    Units whose ``skip`` is true are not classified, and come out as noise.
+    Units whose ``skip`` is true are not classified, and come out as noise. With
+    ``whole``, a long unit that the noise filter drops entirely is classified whole
+    and kept when that says content.
     """
     row = FEATURE_SETS[feature_set]
     kept: list[str | None] = [u.text if not u.is_sample else None for u in units]
@@ -68,6 +74,15 @@ def decide(
     long_units = [i for i, length in enumerate(lengths) if length > beta]
     for i, text in zip(long_units, noise_filter([units[i] for i in long_units], lexicon, svm, feature_set)):
         kept[i] = text
+    if whole:
+        # Departure (method svm, docs/quality.md change #30): a long unit none of whose
+        # sentences passed alone is kept whole when the whole of it is content.
+        lost = [i for i in long_units if kept[i] is None]
+        if lost:
+            rows = [row(units[i], units[i].text, lexicon) for i in lost]
+            for i, label in zip(lost, svm.predict(np.asarray(rows))):
+                if label == CONTENT:
+                    kept[i] = units[i].text
     return kept
 
 
