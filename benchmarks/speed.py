@@ -212,7 +212,7 @@ def _webclean_version() -> str:
         ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         described = "not a git checkout"
-    return f"{webclean.__version__} ({described}, {where})"
+    return f"{webclean.__version__} ({described})"
 
 
 def _blas_threads() -> str:
