@@ -62,6 +62,12 @@ def test_link_runs_take_the_short_lines_around_a_run_with_beta():
     assert link_runs(units, beta=2) == [False, False, True, True, False, False, False, False]
 
 
+def test_link_runs_leave_the_headline_after_a_menu():
+    units = [_unit("Home", "link"), _unit("World", "link"), _unit("Storm hits the coast", "heading"), _unit(LONG)]
+    assert link_runs(units, beta=40) == [True, True, True, False]
+    assert link_runs(units, beta=40, title="Storm hits the coast | The Daily") == [True, True, False, False]
+
+
 def test_method_svm_smooths_link_runs_and_paper_does_not():
     from webclean.extract import SMOOTHING
 
