@@ -65,24 +65,23 @@ def decide(
     row = FEATURE_SETS[feature_set]
     kept: list[str | None] = [u.text if not u.is_sample else None for u in units]
     lengths = [text_length(u.text) if u.is_sample and not (skip and skip[i]) else -1 for i, u in enumerate(units)]
-    short = [i for i, length in enumerate(lengths) if 0 <= length <= beta]
-    if short:
-        rows = [row(units[i], units[i].text, lexicon) for i in short]
-        for i, label in zip(short, svm.predict(np.asarray(rows))):
-            if label == CONTENT:
-                kept[i] = units[i].text
+
+    def keep_content(indices: list[int]) -> None:
+        """Classify these units whole, in one call, and keep those that are content."""
+        if indices:
+            rows = [row(units[i], units[i].text, lexicon) for i in indices]
+            for i, label in zip(indices, svm.predict(np.asarray(rows))):
+                if label == CONTENT:
+                    kept[i] = units[i].text
+
+    keep_content([i for i, length in enumerate(lengths) if 0 <= length <= beta])
     long_units = [i for i, length in enumerate(lengths) if length > beta]
     for i, text in zip(long_units, noise_filter([units[i] for i in long_units], lexicon, svm, feature_set)):
         kept[i] = text
     if whole:
         # Departure (method svm, docs/quality.md change #30): a long unit none of whose
         # sentences passed alone is kept whole when the whole of it is content.
-        lost = [i for i in long_units if kept[i] is None]
-        if lost:
-            rows = [row(units[i], units[i].text, lexicon) for i in lost]
-            for i, label in zip(lost, svm.predict(np.asarray(rows))):
-                if label == CONTENT:
-                    kept[i] = units[i].text
+        keep_content([i for i in long_units if kept[i] is None])
     return kept
 
 
