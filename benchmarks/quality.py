@@ -54,6 +54,7 @@ if importlib.util.find_spec("webclean") is None:
     sys.path.insert(0, str(ROOT))
 
 from webclean.datasets import Page, read_pages  # noqa: E402
+from webclean.evaluate import figures, share  # noqa: E402
 from webclean.metrics import PageScore, Scoreboard, Summary, score_page  # noqa: E402
 
 if TYPE_CHECKING:  # only for annotations: matplotlib is optional
@@ -471,12 +472,6 @@ def _fmt(value: float | None) -> str:
     return "–" if value is None else f"{value:.3f}"
 
 
-def _share(flags: Iterable[bool | None]) -> float | None:
-    """The share of True among the flags that are not None; None when all are."""
-    known = [flag for flag in flags if flag is not None]
-    return sum(known) / len(known) if known else None
-
-
 def _speed(runs: Sequence[PageRun]) -> str:
     seconds = sum(r.seconds for r in runs)
     return f"{len(runs) / seconds:.1f}" if seconds > 0 else "–"
@@ -504,7 +499,7 @@ def _row(name: str, runs: Sequence[PageRun], full: bool, snippets: bool) -> list
         shingle = summary.shingle
         cells += [_fmt(summary.token_f1)]
         cells += [_fmt(shingle and shingle.precision), _fmt(shingle and shingle.recall), _fmt(shingle and shingle.f1)]
-        cells += [_fmt(_share(r.located for r in runs)), _fmt(_share(r.accurate for r in runs))]
+        cells += [_fmt(share(r.located for r in runs)), _fmt(share(r.accurate for r in runs))]
     if snippets:
         snip = summary.snippet
         cells += [_fmt(snip and snip.precision), _fmt(snip and snip.recall), _fmt(snip and snip.f1)]
@@ -525,7 +520,7 @@ def lang_table(name: str, runs: Sequence[PageRun], min_pages: int = 5) -> str:
             shingle, snip = summary.shingle, summary.snippet
             in_lang = [run for run in runs if run.score.lang == lang]
             cells = [lang, str(full[lang]), _fmt(summary.token_f1), _fmt(shingle and shingle.f1)]
-            cells += [_fmt(_share(r.located for r in in_lang)), _fmt(_share(r.accurate for r in in_lang))]
+            cells += [_fmt(share(r.located for r in in_lang)), _fmt(share(r.accurate for r in in_lang))]
             cells += [str(summary.pages - full[lang]), _fmt(snip and snip.f1)]
             lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
@@ -564,13 +559,7 @@ def _figures(runs: Sequence[PageRun]) -> dict[str, float | int | None]:
     summary = Summary.of(r.score for r in runs)
     seconds = sum(r.seconds for r in runs)
     return {
-        "pages": summary.pages,
-        "token_f1": summary.token_f1,
-        "shingle_f1": summary.shingle.f1 if summary.shingle else None,
-        "snippet_f1": summary.snippet.f1 if summary.snippet else None,
-        "located": _share(r.located for r in runs),
-        "accurate": _share(r.accurate for r in runs),
-        "pages_per_second": len(runs) / seconds if seconds > 0 else None,
+        **figures(summary, (r.located for r in runs), (r.accurate for r in runs), seconds, len(runs)),
         "failures": sum(r.error is not None for r in runs),
     }
 

@@ -97,18 +97,30 @@ def block_recall(page: Page, config: Config) -> float:
 
 
 def _figures(summary: Summary, results: list[PageResult]) -> dict[str, float | int | None]:
-    located = [r.located for r in results if r.located is not None]
-    accurate = [r.accurate for r in results if r.accurate is not None]
     seconds = sum(r.seconds for r in results)
+    return figures(summary, [r.located for r in results], [r.accurate for r in results], seconds, len(results))
+
+
+def figures(
+    summary: Summary, located: Iterable[bool | None], accurate: Iterable[bool | None], seconds: float, pages: int
+) -> dict[str, float | int | None]:
+    """The figures of a group of ``pages`` scored into ``summary``, as the tables print
+    them; ``located`` and ``accurate`` are None for pages without a full gold."""
     return {
         "pages": summary.pages,
         "token_f1": summary.token_f1,
         "shingle_f1": summary.shingle.f1 if summary.shingle else None,
         "snippet_f1": summary.snippet.f1 if summary.snippet else None,
-        "located": statistics.fmean(located) if located else None,
-        "accurate": statistics.fmean(accurate) if accurate else None,
-        "pages_per_second": len(results) / seconds if seconds else None,
+        "located": share(located),
+        "accurate": share(accurate),
+        "pages_per_second": pages / seconds if seconds else None,
     }
+
+
+def share(flags: Iterable[bool | None]) -> float | None:
+    """The share of True among the flags that are not None; None when all are."""
+    known = [flag for flag in flags if flag is not None]
+    return statistics.fmean(known) if known else None
 
 
 def _fmt(value: float | int | None) -> str:
