@@ -106,6 +106,26 @@ class ClassifierConfig:
 
 
 @dataclass(frozen=True)
+class WeakConfig:
+    """Weak labels in training: units labelled by the agreement of other extractors.
+
+    Only units that a page's gold does not decide get one, and only on pages that
+    carry other extractors' texts (datasets.Page.peers; training.PeerVotes).
+    """
+
+    min_peers: int = 3  # fewer texts on a page than this: no weak labels there
+    content_votes: int = 3  # a unit found in at least this many texts is content
+    noise_votes: int = 0  # ... in at most this many, noise; in between, left out
+
+    def validate(self) -> None:
+        _check_range("weak.min_peers", self.min_peers, 1, 100)
+        _check_range("weak.content_votes", self.content_votes, 1, 100)
+        _check_range("weak.noise_votes", self.noise_votes, 0, 100)
+        if self.noise_votes >= self.content_votes:
+            raise ConfigError("weak.noise_votes must be below weak.content_votes")
+
+
+@dataclass(frozen=True)
 class DenoiseConfig:
     """Step 4: the noise filter for long tags."""
 
@@ -140,6 +160,7 @@ class Config:
     classifier: ClassifierConfig = field(default_factory=ClassifierConfig)
     denoise: DenoiseConfig = field(default_factory=DenoiseConfig)
     limits: LimitsConfig = field(default_factory=LimitsConfig)
+    weak: WeakConfig = field(default_factory=WeakConfig)
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
@@ -263,6 +284,7 @@ __all__ = [
     "LexiconConfig",
     "LimitsConfig",
     "LocateConfig",
+    "WeakConfig",
     "load_config",
     "replace",
 ]

@@ -3,6 +3,11 @@
 One JSON object a line: ``id``, ``source``, ``url``, ``lang``, ``html``, ``text`` and,
 where present, ``gold_type`` (``full`` or ``snippets``) with ``with``/``without``
 snippet lists. Plain ``.jsonl`` files are read too.
+
+A page may also carry ``peers``, the texts other extractors made of it (extractor
+name → text; ``scripts/peer_texts.py`` adds them). Training labels by their agreement
+the units that the gold does not decide (weak labels, training.PeerVotes); a page with
+peers and no gold text is ``weak``: it trains, and has nothing to be scored against.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ class Page:
     gold_type: str = "full"
     with_snippets: tuple[str, ...] = ()
     without_snippets: tuple[str, ...] = ()
+    peers: tuple[tuple[str, str], ...] = ()  # (extractor, text) pairs
 
     @property
     def has_full_gold(self) -> bool:
@@ -32,16 +38,21 @@ class Page:
 
     @classmethod
     def from_json(cls, row: dict, *, source: str = "") -> "Page":
+        peers = row.get("peers") or {}
+        if not isinstance(peers, dict):
+            raise ValueError(f"page {row.get('id')!r}: peers must be an object of extractor name to text")
+        text = row.get("text") or ""
         return cls(
             id=str(row.get("id", "")),
             source=str(row.get("source") or source),
             url=row.get("url"),
             lang=str(row.get("lang") or ""),
             html=row.get("html") or "",
-            text=row.get("text") or "",
-            gold_type=row.get("gold_type") or "full",
+            text=text,
+            gold_type=row.get("gold_type") or ("weak" if peers and not text else "full"),
             with_snippets=tuple(row.get("with") or ()),
             without_snippets=tuple(row.get("without") or ()),
+            peers=tuple((str(name), str(peer or "")) for name, peer in peers.items()),
         )
 
 

@@ -2,9 +2,11 @@
 
 Each page's block is located as at extraction time; each of its ``<p>``/``<a>``
 units is labelled *content* when its text is in the gold text, *noise* when it is not,
-and left out when it is mixed. Words and marks are counted per label (n_i, h_i), the
-lexicon is built from the counts, the classes are balanced 1:1 by sampling the larger
-one, and the SVM is fitted with k-fold cross-validation.
+and left out when it is mixed. On pages whose gold is partial (snippets) or absent,
+the units it does not decide may be labelled by the agreement of other extractors'
+texts of the page (weak labels, :class:`PeerVotes`). Words and marks are counted per
+label (n_i, h_i), the lexicon is built from the counts, the classes are balanced 1:1
+by sampling the larger one, and the SVM is fitted with k-fold cross-validation.
 
 Every stage is a plain function over values, so the Spark training job runs the
 per-page stages in executors and the rest on the driver.
@@ -21,7 +23,7 @@ import numpy as np
 from lxml import etree
 
 from webclean.classifier import CONTENT, NOISE, TagClassifier
-from webclean.config import Config
+from webclean.config import Config, WeakConfig
 from webclean.datasets import Page
 from webclean.extract import FEATURE_SET, locate_units
 from webclean.features import Unit, feature_matrix
@@ -39,6 +41,10 @@ MIXED = -1
 CONTENT_SHARE = 0.9
 NOISE_SHARE = 0.1
 _NGRAM = 4
+# A unit is found in a peer's text when it is one of its lines, or, from this many
+# normalised characters, a part of it: a short "Teilen" or "更多" occurs inside
+# paragraphs by chance.
+PEER_MATCH_CHARS = 15
 _NON_WORD_RE = re.compile(r"[\W_]+", re.UNICODE)
 
 
@@ -78,10 +84,34 @@ def normalise_for_match(text: str) -> str:
     return _NON_WORD_RE.sub("", unicodedata.normalize("NFKC", text)).lower()
 
 
-class GoldMatcher:
-    """Decides whether a unit's text is content, noise or mixed against one page's gold."""
+class PeerVotes:
+    """In how many of other extractors' texts of a page a unit is found (weak labels)."""
 
-    def __init__(self, page: Page) -> None:
+    def __init__(self, texts: Iterable[str]) -> None:
+        texts = list(texts)
+        self._texts = [normalise_for_match(text) for text in texts]
+        self._lines = [{normalise_for_match(line) for line in text.splitlines()} for text in texts]
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    def count(self, norm: str) -> int:
+        """The texts that hold ``norm`` (a text normalised by normalise_for_match)."""
+        return sum(
+            1
+            for lines, text in zip(self._lines, self._texts)
+            if norm in lines or (len(norm) >= PEER_MATCH_CHARS and norm in text)
+        )
+
+
+class GoldMatcher:
+    """Decides whether a unit's text is content, noise or mixed against one page's gold.
+
+    With a ``weak`` configuration, a unit the gold leaves undecided on a page without
+    a full gold is labelled by the page's peer texts, when it carries enough of them.
+    """
+
+    def __init__(self, page: Page, weak: WeakConfig | None = None) -> None:
         if page.has_full_gold:
             self._gold = [normalise_for_match(page.text)]
             self._negative: list[str] = []
@@ -89,6 +119,10 @@ class GoldMatcher:
             self._gold = [normalise_for_match(s) for s in page.with_snippets]
             self._negative = [normalise_for_match(s) for s in page.without_snippets]
         self._full = page.has_full_gold
+        self._weak = weak
+        self._votes = None
+        if weak is not None and not self._full and len(page.peers) >= weak.min_peers:
+            self._votes = PeerVotes(text for _, text in page.peers)
         self._grams = {g for text in self._gold for g in _ngrams(text)}
 
     def label(self, text: str) -> int:
@@ -98,8 +132,10 @@ class GoldMatcher:
         if any(norm in gold or (len(norm) >= 20 and gold and gold in norm) for gold in self._gold):
             return CONTENT
         if not self._full:
-            # Snippet pages: only what a snippet names is known.
-            return NOISE if any(neg and (norm in neg or neg in norm) for neg in self._negative) else MIXED
+            # Snippet pages: only what a snippet names is known, and what the peers agree on.
+            if any(neg and (norm in neg or neg in norm) for neg in self._negative):
+                return NOISE
+            return self._weak_label(norm)
         grams = _ngrams(norm)
         if not grams:
             return NOISE
@@ -109,6 +145,14 @@ class GoldMatcher:
         if share <= NOISE_SHARE:
             return NOISE
         return MIXED
+
+    def _weak_label(self, norm: str) -> int:
+        if self._votes is None or self._weak is None:
+            return MIXED
+        votes = self._votes.count(norm)
+        if votes >= self._weak.content_votes:
+            return CONTENT
+        return NOISE if votes <= self._weak.noise_votes else MIXED
 
 
 def _ngrams(text: str) -> list[str]:
@@ -124,7 +168,7 @@ def label_page(page: Page, config: Config) -> LabelledPage:
     block, units = locate_units(root, config)
     if block is None:
         return LabelledPage(page.id, False, ())
-    matcher = GoldMatcher(page)
+    matcher = GoldMatcher(page, config.weak)
     labelled = tuple(LabelledUnit(u, matcher.label(u.text)) for u in units if u.is_sample)
     return LabelledPage(page.id, True, labelled)
 

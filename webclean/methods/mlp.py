@@ -282,7 +282,7 @@ def labelled_rows(pages: Iterable[Any], config: Config) -> tuple[np.ndarray, np.
         lines = page_lines(root)
         if not lines:
             continue
-        matcher = GoldMatcher(page)
+        matcher = GoldMatcher(page, config.weak)
         page_labels = np.asarray([matcher.label(line.text) for line in lines], dtype=np.int64)
         keep = page_labels != MIXED
         if keep.any():

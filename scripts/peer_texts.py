@@ -1,0 +1,123 @@
+"""Add other extractors' texts to pages, for weak labels in training.
+
+    python scripts/peer_texts.py --input pages.jsonl.gz crawl.warc.gz ... --output weak.jsonl.gz \\
+        [--extractors trafilatura,readability,resiliparse,justext] [--jobs 2] [--limit N]
+
+Each page gets a ``peers`` object, extractor name → the text it extracted (an empty
+text where it failed or found nothing). ``webclean train --input weak.jsonl.gz`` (and
+the Spark training job) then labels the units that a page's gold does not decide by
+the agreement of those texts (``[weak]`` in conf/webclean.toml, training.PeerVotes):
+pages with a snippet gold get labels for their other units, pages without any gold
+(from a WARC, or JSON Lines without ``text``) train on the peers' agreement alone.
+
+Input: JSON Lines of pages (the dev data's format; every field is kept) or WARC
+files, whose HTML responses are decoded as the extract job decodes them. The peers
+are the benchmark's adapters (benchmarks/quality.py), installed with the ``peers``
+extra; the library never imports them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Iterator, Sequence
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.quality import BUILDERS, PEERS, available, quiet  # noqa: E402
+from webclean.datasets import Page  # noqa: E402
+from webclean.decode import decode_html  # noqa: E402
+from webclean.warc import WarcPage, iter_warc  # noqa: E402
+
+DEFAULT_PEERS = ("trafilatura", "readability", "resiliparse", "justext")
+_HTML_TYPES = ("text/html", "application/xhtml+xml")
+
+
+def read_rows(paths: Sequence[str], limit: int | None) -> list[dict]:
+    """The pages of every input as JSON rows, at most ``limit`` from each file."""
+    rows: list[dict] = []
+    for path in paths:
+        source = Path(path).name.split(".")[0]
+        reader = _warc_rows(path, source) if ".warc" in Path(path).name else _json_rows(path, source)
+        rows.extend(row for _, row in zip(range(limit or sys.maxsize), reader))
+    return rows
+
+
+def _json_rows(path: str, source: str) -> Iterator[dict]:
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                row = json.loads(line)
+                row.setdefault("source", source)
+                yield row
+
+
+def _warc_rows(path: str, source: str) -> Iterator[dict]:
+    for item in iter_warc(path):
+        if not isinstance(item, WarcPage):
+            if item.error:
+                print(f"{path}: {item.error}", file=sys.stderr)
+            continue
+        if item.status is None and item.body and (item.content_type or "text/html") in _HTML_TYPES:
+            html = decode_html(item.body, item.charset).text
+            page_id = item.warc_record_id or f"{source}:{item.offset}"
+            yield {"id": page_id, "source": source, "url": item.url, "lang": "", "html": html}
+
+
+def peer_texts(name: str, rows: Sequence[dict]) -> list[str]:
+    """One extractor's text of every page; runs in a worker process of its own."""
+    texts = []
+    with quiet():
+        extract = BUILDERS[name]()
+        for row in rows:
+            try:
+                texts.append(extract(Page.from_json(row)) or "")
+            # A peer's bug on one page leaves that page's text empty, as a failure.
+            except Exception:  # noqa: BLE001
+                texts.append("")
+    return texts
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--input", nargs="+", required=True, help="JSON Lines of pages, or WARC files")
+    parser.add_argument("--output", required=True, help="JSON Lines (.gz to compress) of the pages with peers")
+    parser.add_argument("--extractors", default=",".join(DEFAULT_PEERS), help=f"of: {', '.join(PEERS)}")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--limit", type=int, default=None, help="at most this many pages of each input")
+    args = parser.parse_args(argv)
+
+    wanted = [name.strip() for name in args.extractors.split(",") if name.strip()]
+    unknown = [name for name in wanted if name not in PEERS]
+    if unknown:
+        parser.error(f"not a peer: {', '.join(unknown)}")
+    names = available(wanted)
+    if len(names) < len(wanted):
+        print(f"peer_texts: {len(wanted) - len(names)} extractor(s) not installed, see above", file=sys.stderr)
+    if not names:
+        return 2
+    rows = read_rows(args.input, args.limit)
+    if args.jobs <= 1:
+        texts = {name: peer_texts(name, rows) for name in names}
+    else:
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            futures = {name: pool.submit(peer_texts, name, rows) for name in names}
+            texts = {name: future.result() for name, future in futures.items()}
+    opener = gzip.open if args.output.endswith(".gz") else open
+    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+    with opener(args.output, "wt", encoding="utf-8") as handle:
+        for i, row in enumerate(rows):
+            row["peers"] = {name: texts[name][i] for name in names}
+            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    print(f"peer_texts: {len(rows)} pages, peers {', '.join(names)} -> {args.output}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
