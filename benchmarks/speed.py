@@ -423,10 +423,10 @@ class StageTimer:
         if block is not None:
             svm = _TimedSVM(self.predict)
             method = config.method
-            paragraphs = denoise(
+            parts = denoise(
                 units, model.lexicon, svm, config.denoise.beta, self.KEY, SMOOTHING[method], title, KEEP_WHOLE[method]
             )
-            kept = "\n".join(paragraphs)
+            kept = "\n".join(part for part in parts if part)
         t7 = clock()
         return self._split(t0, t1, t2, t3, t4, t5, t6, t7), kept
 

@@ -91,5 +91,5 @@ def test_units_the_link_runs_pass_drops_are_not_classified():
     with pytest.MonkeyPatch.context() as patch:
         patch.setitem(module.FEATURE_SETS, "counting", row)
         kept = module.denoise(units, None, Everything(), 40, "counting", ("link_runs",))
-    assert kept == [LONG]
+    assert kept == [None, None, LONG]
     assert "Home" not in classified and "News" not in classified

@@ -1,6 +1,7 @@
 """The ``webclean`` command: extract, train and evaluate.
 
     webclean extract PAGE.html [...]          the main text of each page (- reads stdin)
+    webclean extract --explain PAGE.html      why each of its lines was kept or dropped
     webclean train --input FILES --output DIR  a model from pages with a gold text
     webclean evaluate --input FILES            F1 and the paper's rates on such pages
 """
@@ -50,6 +51,9 @@ def _parser() -> argparse.ArgumentParser:
     extract.add_argument("pages", nargs="+", metavar="PAGE", help="HTML files; - reads standard input")
     extract.add_argument("--json", action="store_true", help="print the whole result, one JSON object a page")
     extract.add_argument("--url", help="the page's address, when there is one page")
+    extract.add_argument(
+        "--explain", action="store_true", help="print each unit's decision value and fate instead (methods svm, paper)"
+    )
     _common(extract, model=True)
     extract.set_defaults(run=_run_extract)
 
@@ -110,6 +114,9 @@ def _run_extract(args: argparse.Namespace, config: Config) -> int:
             print(f"webclean: {name}: {exc.strerror or exc}", file=sys.stderr)
             failed += 1
             continue
+        if args.explain:
+            _print_explanation(name, data, config, model, args.json, several=len(args.pages) > 1)
+            continue
         result = extract(data, args.url, config=config, model=model)
         if args.json:
             # "source" names the input file here; the page's own source (来源) is "page_source".
@@ -121,6 +128,21 @@ def _run_extract(args: argparse.Namespace, config: Config) -> int:
             if result.text:
                 print(result.text)
     return 1 if failed else 0
+
+
+def _print_explanation(name: str, data: bytes, config: Config, model: Model, as_json: bool, several: bool) -> None:
+    from webclean.explain import explain
+
+    try:
+        explanation = explain(data, config=config, model=model)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from exc
+    if as_json:
+        print(json.dumps({**explanation.to_dict(), "source": name}, ensure_ascii=False))
+        return
+    if several:
+        print(f"== {name}")
+    print(explanation.table())
 
 
 def _run_train(args: argparse.Namespace, config: Config) -> int:

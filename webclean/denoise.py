@@ -30,8 +30,9 @@ def denoise(
     smoothing: Sequence[str] = (),
     title: str = "",
     whole: bool = False,
-) -> list[str]:
-    """The kept text of each kept unit, in document order.
+) -> list[str | None]:
+    """What is kept of each unit, in document order: its kept text, or None (or "")
+    where nothing; the page's text joins the kept ones.
 
     ``smoothing`` names passes of :func:`smooth` over the decisions and ``whole``
     keeps a long unit whole that the noise filter would drop (method svm only; see
@@ -44,7 +45,7 @@ def denoise(
     rest = [name for name in smoothing if name != "link_runs"]
     if rest:
         kept = smooth(units, kept, beta, rest)
-    return [text for text in kept if text]
+    return kept
 
 
 def decide(

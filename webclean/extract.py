@@ -9,6 +9,7 @@ bad page.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from lxml import etree
 
@@ -83,7 +84,56 @@ def check_model(model: Model, config: Config) -> None:
         )
 
 
+@dataclass(frozen=True)
+class LocatedPage:
+    """A page decoded, parsed and its block located (Steps 1 and 2): where the
+    classifier takes over. ``block`` is None when no block holds text."""
+
+    root: etree._Element
+    title: str
+    lang: str | None
+    encoding: str | None
+    block: Block | None
+    units: list[Unit]
+    lines: list[Line] | None  # the page's lines (method svm; None for paper)
+
+
 def _extract(html: str | bytes, config: Config, model: Model | None, http_charset: str | None) -> Extraction:
+    page = locate_page(html, config, model, http_charset)
+    if isinstance(page, Extraction):
+        return page
+    assert model is not None
+    metadata = page_metadata(page.root, lines=None if page.lines is None else [line.text for line in page.lines])
+    if page.block is None:
+        return Extraction(
+            text="", title=page.title, status=Status.EMPTY, error="no block holds text", encoding=page.encoding,
+            lang=page.lang, method=config.method, published=metadata.published, source=metadata.source,
+        )  # fmt: skip
+    method = config.method
+    kept = denoise(
+        page.units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, SMOOTHING[method], page.title,
+        KEEP_WHOLE[method],
+    )  # fmt: skip
+    text = "\n".join(part for part in kept if part)
+    return Extraction(
+        text=text,
+        title=page.title,
+        status=Status.OK if text else Status.EMPTY,
+        error=None if text else "every unit of the block was classified as noise",
+        block_path=page.block.path,
+        encoding=page.encoding,
+        lang=page.lang,
+        method=config.method,
+        published=metadata.published,
+        source=metadata.source,
+    )
+
+
+def locate_page(
+    html: str | bytes, config: Config, model: Model | None, http_charset: str | None = None
+) -> LocatedPage | Extraction:
+    """Decode, parse and locate: the page up to its classification, or the finished
+    Extraction of a page that failed on the way (or of a method without a classifier)."""
     encoding = None
     if isinstance(html, bytes):
         kind = sniff(html)
@@ -99,32 +149,9 @@ def _extract(html: str | bytes, config: Config, model: Model | None, http_charse
     lang = _language(root, title)
     if config.method not in FEATURE_SET:
         return run_other_method(root, title, lang, encoding, config, model)
-    assert model is not None
     lines = None if config.method == "paper" else page_lines(root, config)
     block, units = locate_units(root, config, lines)
-    metadata = page_metadata(root, lines=None if lines is None else [line.text for line in lines])
-    if block is None:
-        return Extraction(
-            text="", title=title, status=Status.EMPTY, error="no block holds text", encoding=encoding, lang=lang,
-            method=config.method, published=metadata.published, source=metadata.source,
-        )  # fmt: skip
-    method = config.method
-    paragraphs = denoise(
-        units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, SMOOTHING[method], title, KEEP_WHOLE[method]
-    )
-    text = "\n".join(paragraphs)
-    return Extraction(
-        text=text,
-        title=title,
-        status=Status.OK if text else Status.EMPTY,
-        error=None if text else "every unit of the block was classified as noise",
-        block_path=block.path,
-        encoding=encoding,
-        lang=lang,
-        method=config.method,
-        published=metadata.published,
-        source=metadata.source,
-    )
+    return LocatedPage(root, title, lang, encoding, block, units, lines)
 
 
 def page_lines(root: etree._Element, config: Config) -> list[Line]:

@@ -1,0 +1,91 @@
+"""webclean.explain and ``webclean extract --explain``: each unit's decision and fate."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from webclean.classifier import SVMParams
+from webclean.cli import main
+from webclean.config import Config
+from webclean.explain import AS_IS, DROPPED, KEPT, LINK_RUN, PARTLY_KEPT, explain
+from webclean.extract import extract
+from webclean.lexicon import NoiseLexicon
+from webclean.model import Model
+
+GOLDEN = sorted(p for p in (Path(__file__).parent / "golden").iterdir() if (p / "source.html").is_file())
+BLOG = Path(__file__).parent / "golden" / "en-blog-sidebar-comments" / "source.html"
+
+
+@pytest.mark.parametrize("method", ["svm", "paper"])
+@pytest.mark.parametrize("page", GOLDEN, ids=lambda p: p.name)
+def test_the_explanation_is_the_extraction_unit_by_unit(page, method):
+    html = (page / "source.html").read_bytes()
+    config = Config(method=method)
+    explanation, result = explain(html, config=config), extract(html, config=config)
+    assert explanation.text == result.text
+    assert (explanation.status, explanation.block_path) == (result.status, result.block_path)
+
+
+def test_each_outcome_comes_with_its_decision():
+    explanation = explain(BLOG.read_bytes())
+    by_text = {unit.text: unit for unit in explanation.units}
+    share = by_text["Facebook"]
+    assert share.outcome == LINK_RUN and share.decision is None and share.kept == ""
+    story = next(u for u in explanation.units if u.text.startswith("The rear wheel of the old touring bike"))
+    assert story.outcome == KEPT and story.decision > 0 and story.kept == story.text and story.region == "block"
+    comment = next(u for u in explanation.units if u.text.startswith("Great write-up."))
+    assert comment.outcome == DROPPED and comment.decision < 0 and comment.kept == ""
+    assert {u.region for u in explanation.units} == {"before", "block"}
+
+
+def _length_model() -> Model:
+    """Method paper's features, a linear SVM that says content when L (a length) is 15 or more."""
+    width = 5
+    unit_l = np.zeros((1, width))
+    unit_l[0, 2] = 1.0
+    svm = SVMParams("linear", np.zeros(width), np.ones(width), unit_l, np.ones(1), -15.0, gamma=1.0)
+    return Model(NoiseLexicon(words={}, marks={}), svm, Config(method="paper"), "paper")
+
+
+def test_the_noise_filter_and_table_cells_are_told_apart():
+    html = (
+        "<html><body><div>"
+        "<p>The council met on Monday to discuss the new bridge over the river. Subscribe now.</p>"
+        "<p>Engineers said the work would take two more years to finish.</p>"
+        "<table><tr><td>Cell text</td></tr></table><p><a href='/'>Home</a></p>"
+        "</div></body></html>"
+    )
+    model = _length_model()
+    explanation = explain(html, config=Config(method="paper"), model=model)
+    outcomes = {unit.text: (unit.outcome, unit.kept) for unit in explanation.units}
+    long_unit = "The council met on Monday to discuss the new bridge over the river. Subscribe now."
+    assert outcomes[long_unit] == (PARTLY_KEPT, "The council met on Monday to discuss the new bridge over the river.")
+    assert outcomes["Cell text"] == (AS_IS, "Cell text")
+    assert outcomes["Home"] == (DROPPED, "")
+    assert explanation.text == extract(html, config=Config(method="paper"), model=model).text
+
+
+def test_a_page_that_fails_before_the_classifier_has_no_units():
+    explanation = explain(b"%PDF-1.7\n" + bytes(range(256)))
+    assert explanation.status == "not_html" and explanation.units == () and explanation.block_path is None
+
+
+def test_methods_without_a_classifier_cannot_explain():
+    with pytest.raises(ValueError, match="classifier"):
+        explain(BLOG.read_bytes(), config=Config(method="blocks"))
+
+
+def test_the_command_prints_a_table_or_json(capsys):
+    assert main(["extract", "--explain", str(BLOG)]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].startswith("method svm · status ok · block /html/body/")
+    assert any(line.startswith("link run") and "Facebook" in line for line in table)
+    assert main(["extract", "--explain", "--json", str(BLOG), str(BLOG)]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(rows) == 2 and rows[0]["source"] == str(BLOG)
+    assert {unit["outcome"] for unit in rows[0]["units"]} == {KEPT, DROPPED, LINK_RUN}
+    assert main(["extract", "--explain", "--method", "blocks", str(BLOG)]) == 2
