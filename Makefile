@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+# The notebook and peers extras (make notebook, make models).
+NOTEBOOK_STAMP := $(VENV)/.notebook-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
 .PHONY: run test install check-java clean models samples
 
@@ -29,10 +31,15 @@ clean:
 	rm -rf $(VENV) out .pytest_cache
 
 # Rebuild the packaged models from the team's dev data (../shared/data); see webclean/models/README.md.
+# Method svm also learns from weak labels: the peers' texts of the snippet pages, which
+# scripts/peer_texts.py adds (it needs the peers extra, installed here as for the notebook).
 DATA ?= ../shared/data
 MODEL_DATA := $(DATA)/cwced_cleaneval.jsonl.gz $(DATA)/cwced_modern.jsonl.gz $(DATA)/readability.jsonl.gz $(DATA)/trafilatura.jsonl.gz
-models: install
-	$(BIN)/webclean train --method svm --input $(MODEL_DATA) --output webclean/models/svm
+WEAK_DATA := build/weak/trafilatura.jsonl.gz
+models: install $(NOTEBOOK_STAMP)
+	$(BIN)/python scripts/peer_texts.py --input $(DATA)/trafilatura.jsonl.gz --output $(WEAK_DATA)
+	$(BIN)/webclean train --method svm --input $(filter-out %/trafilatura.jsonl.gz,$(MODEL_DATA)) $(WEAK_DATA) \
+	    --output webclean/models/svm
 	$(BIN)/webclean train --method paper --input $(MODEL_DATA) --output webclean/models/paper
 	$(BIN)/webclean train --method mlp --input $(MODEL_DATA) --output webclean/models/mlp
 
@@ -43,7 +50,6 @@ samples: install
 # Execute notebooks/evaluation.ipynb in place on the dev data in $(DATA), so that its saved
 # outputs are those of this run (about twelve minutes, one core). Installs the notebook and
 # peers extras into the venv; stops with a message when the data are not there.
-NOTEBOOK_STAMP := $(VENV)/.notebook-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 DEV_SETS := cleaneval_zh cwced_cleaneval cwced_modern readability trafilatura
 .PHONY: notebook
 notebook: $(NOTEBOOK_STAMP)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from webclean.classifier import CONTENT, NOISE
@@ -13,7 +14,7 @@ from webclean.datasets import Page
 from webclean.extract import extract, locate_units
 from webclean.model import save_model
 from webclean.parse import parse_html
-from webclean.training import MIXED, GoldMatcher, PeerVotes, label_page, train
+from webclean.training import MIXED, GoldMatcher, PeerVotes, choose_sample, label_page, page_weights, train
 
 METHODS = ("svm", "paper")
 # Small and fast: two folds, a 2 x 2 grid.
@@ -323,3 +324,36 @@ def test_training_is_deterministic_for_a_fixed_seed(tmp_path: Path, method):
 def test_too_few_labelled_units_is_an_error():
     with pytest.raises(ValueError, match="too few"):
         train(synthetic_pages(range(1)), small_config("svm", "classifier.folds=20"))
+
+
+# --- the sample: pages weighed, each source keeping its share --------------------
+
+
+def test_page_weights_spread_the_sample_over_pages_and_keep_each_sources_share():
+    # Source "a": one page of 90 labelled units and one of 10; source "b": one page of 100.
+    labels = np.ones(200, dtype=np.int64)
+    labels[5] = MIXED
+    pages = np.repeat([0, 1, 2], [90, 10, 100])
+    sets = np.repeat(["a", "a", "b"], [90, 10, 100])
+    weights = page_weights(labels, pages, sets, power=1.0)
+    assert weights[5] == 0.0  # a mixed unit is never drawn
+    # Within "a" each page weighs the same in all, whatever its length ...
+    assert weights[pages == 0].sum() == pytest.approx(weights[pages == 1].sum())
+    # ... and each source weighs what its labelled units are: 99 and 100.
+    assert weights[sets == "a"].sum() == pytest.approx(99.0)
+    assert weights[sets == "b"].sum() == pytest.approx(100.0)
+    # Power 0: every labelled unit alike.
+    assert set(page_weights(labels, pages, sets, power=0.0)[labels != MIXED]) == {1.0}
+
+
+def test_the_weighted_sample_holds_more_of_the_short_pages():
+    labels = np.where(np.arange(1000) % 2 == 0, CONTENT, NOISE)
+    pages = np.where(np.arange(1000) < 900, 0, 1 + np.arange(1000) % 10)  # one long page, ten short ones
+    sets = np.zeros(1000, dtype=np.int64)
+    config = Config().with_overrides(["classifier.samples_per_class=50"])
+    uniform = choose_sample(labels, config.with_overrides(["classifier.page_power=0"]), pages, sets)
+    weighted = choose_sample(labels, config, pages, sets)
+    assert len(uniform) == len(weighted) == 100
+    assert (pages[weighted] > 0).sum() > (pages[uniform] > 0).sum()
+    # Without pages, or for method paper's balanced sample, the weights play no part.
+    assert np.array_equal(choose_sample(labels, config), choose_sample(labels, config.with_overrides(["classifier.page_power=0"])))

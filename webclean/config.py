@@ -90,6 +90,10 @@ class ClassifierConfig:
     # them (2 × samples_per_class in all); "auto": balanced for method paper,
     # natural for svm, where it raised F1 on every dev set (docs/quality.md).
     class_balance: str = "auto"
+    # The natural sample draws a line with weight 1 / (labelled lines of its page) ** this,
+    # each source keeping its share: long pages do not fill it (docs/quality.md, #39d).
+    # 0 draws every line alike.
+    page_power: float = 0.5
     random_state: int = 0
 
     def validate(self) -> None:
@@ -99,6 +103,7 @@ class ClassifierConfig:
             raise ConfigError(f"classifier.kernel must be rbf, linear or poly, not {self.kernel!r}")
         _check_range("classifier.folds", self.folds, 2, 100)
         _check_range("classifier.samples_per_class", self.samples_per_class, 10, 10**7)
+        _check_range("classifier.page_power", self.page_power, 0.0, 4.0)
         for name in ("c_grid", "gamma_grid"):
             values = getattr(self, name)
             if not values or any(v <= 0 for v in values):

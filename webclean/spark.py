@@ -906,6 +906,13 @@ class LabelIndex:
     starts: np.ndarray  # starts[i]: position of page i's first unit in ``labels``
     labels: np.ndarray
     pages_with_block: int
+    sources: list[str] = field(default_factory=list)  # of each page
+
+    def unit_pages(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each unit's page (its number in read order) and the page's source."""
+        sizes = np.diff(np.append(self.starts, len(self.labels)))
+        numbers = np.repeat(np.arange(len(self.keys)), sizes)
+        return numbers, np.asarray(self.sources, dtype=object)[numbers]
 
     def locate(self, chosen: np.ndarray) -> dict[PageKey, list[tuple[int, int]]]:
         """For each page with units in ``chosen``: (unit within the page, row in the sample)."""
@@ -926,21 +933,22 @@ class LabelIndex:
         )
 
 
-def _page_labels(item: tuple[PageKey, LabelledPage]) -> tuple[PageKey, bool, bytes]:
+def _page_labels(item: tuple[PageKey, LabelledPage]) -> tuple[PageKey, bool, bytes, str]:
     key, page = item
-    return key, page.block_found, np.asarray([u.label for u in page.units], dtype=np.int8).tobytes()
+    return key, page.block_found, np.asarray([u.label for u in page.units], dtype=np.int8).tobytes(), page.source
 
 
 def label_index(labelled: RDD) -> LabelIndex:
     """Collect one byte per unit: the driver draws the sample from all the labels, as train does."""
     rows = sorted(labelled.map(_page_labels).collect(), key=lambda row: row[0])
-    per_page = [np.frombuffer(labels, dtype=np.int8) for _, _, labels in rows]
+    per_page = [np.frombuffer(labels, dtype=np.int8) for _, _, labels, _ in rows]
     sizes = np.asarray([len(p) for p in per_page], dtype=np.int64)
     return LabelIndex(
-        keys=[key for key, _, _ in rows],
+        keys=[key for key, _, _, _ in rows],
         starts=np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64) if rows else np.zeros(0, np.int64),
         labels=np.concatenate(per_page).astype(np.int64) if per_page else np.zeros(0, np.int64),
-        pages_with_block=sum(found for _, found, _ in rows),
+        pages_with_block=sum(found for _, found, _, _ in rows),
+        sources=[source for _, _, _, source in rows],
     )
 
 
@@ -973,7 +981,7 @@ def sample_matrix(
 def fit_on_spark(labelled: RDD, lexicon: NoiseLexicon, config: Config) -> tuple[Model, TrainReport]:
     """training.fit_on_units with the feature rows computed in executors."""
     index = label_index(labelled)
-    chosen = choose_sample(index.labels, config)
+    chosen = choose_sample(index.labels, config, *index.unit_pages())
     X = sample_matrix(labelled, index, chosen, lexicon, FEATURE_SET[config.method])
     log.info("train: %d units labelled, fitting the SVM on %d rows", len(index.labels), len(chosen))
     return fit_sample(X, index.labels, chosen, lexicon, config, index.report())

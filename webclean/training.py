@@ -59,6 +59,7 @@ class LabelledPage:
     page_id: str
     block_found: bool
     units: tuple[LabelledUnit, ...]
+    source: str = ""  # the page's set: the sample keeps each set's share (choose_sample)
 
 
 @dataclass
@@ -164,13 +165,13 @@ def label_page(page: Page, config: Config) -> LabelledPage:
     try:
         root = parse_html(page.html, max_depth=config.limits.max_depth)
     except (ParseError, etree.LxmlError):
-        return LabelledPage(page.id, False, ())
+        return LabelledPage(page.id, False, (), page.source)
     block, units = locate_units(root, config)
     if block is None:
-        return LabelledPage(page.id, False, ())
+        return LabelledPage(page.id, False, (), page.source)
     matcher = GoldMatcher(page, config.weak)
     labelled = tuple(LabelledUnit(u, matcher.label(u.text)) for u in units if u.is_sample)
-    return LabelledPage(page.id, True, labelled)
+    return LabelledPage(page.id, True, labelled, page.source)
 
 
 def count_terms(units: Iterable[LabelledUnit]) -> TermCounts:
@@ -192,11 +193,37 @@ def balanced_sample(labels: np.ndarray, per_class: int, random_state: int) -> np
     return np.sort(chosen)
 
 
-def natural_sample(labels: np.ndarray, size: int, random_state: int) -> np.ndarray:
-    """Indices of up to ``size`` labelled samples, the classes in their own proportion."""
+def natural_sample(
+    labels: np.ndarray, size: int, random_state: int, weights: np.ndarray | None = None
+) -> np.ndarray:
+    """Indices of up to ``size`` labelled samples, the classes in their own proportion;
+    drawn with ``weights`` (one per unit, as :func:`page_weights` makes them) if given."""
     labelled = np.flatnonzero(labels != MIXED)
     rng = np.random.default_rng(random_state)
-    return np.sort(rng.choice(labelled, min(size, len(labelled)), replace=False))
+    size = min(size, len(labelled))
+    if weights is None:
+        return np.sort(rng.choice(labelled, size, replace=False))
+    chosen = weights[labelled]
+    return np.sort(rng.choice(labelled, size, replace=False, p=chosen / chosen.sum()))
+
+
+def page_weights(labels: np.ndarray, pages: np.ndarray, sets: np.ndarray, power: float) -> np.ndarray:
+    """A weight for each unit: 1 / (labelled units of its page) ** power, scaled so that
+    each set (``sets``: the page's source) keeps its share of the labelled units.
+
+    Departure (method svm, docs/quality.md, #39d): drawn uniformly, the lines of a few
+    long pages fill the sample; weighted, it holds more pages. Mixed units weigh 0.
+    """
+    weights = np.zeros(len(labels))
+    labelled = labels != MIXED
+    if not labelled.any():
+        return weights
+    _, page_of, per_page = np.unique(pages[labelled], return_inverse=True, return_counts=True)
+    raw = 1.0 / per_page[page_of].astype(np.float64) ** power
+    _, set_of, per_set = np.unique(sets[labelled], return_inverse=True, return_counts=True)
+    raw *= per_set[set_of] / np.bincount(set_of, weights=raw)[set_of]
+    weights[labelled] = raw
+    return weights
 
 
 def is_balanced(config: Config) -> bool:
@@ -222,35 +249,53 @@ def train(pages: Iterable[Page], config: Config, *, sources: Sequence[str] = ())
         return train_mlp(pages, config, sources=sources)
     report = TrainReport()
     labelled: list[LabelledUnit] = []
-    for page in pages:
+    pages_of: list[int] = []
+    sets: list[str] = []
+    for number, page in enumerate(pages):
         report.pages += 1
         result = label_page(page, config)
         report.pages_with_block += result.block_found
         labelled.extend(result.units)
+        pages_of.extend([number] * len(result.units))
+        sets.extend([result.source] * len(result.units))
     lexicon = build_lexicon(count_terms(labelled), config.lexicon)
-    model, report = fit_on_units(labelled, lexicon, config, report)
+    model, report = fit_on_units(labelled, lexicon, config, report, np.asarray(pages_of), np.asarray(sets))
     return with_metadata(model, report, sources), report
 
 
 def fit_on_units(
-    labelled: Sequence[LabelledUnit], lexicon: NoiseLexicon, config: Config, report: TrainReport
+    labelled: Sequence[LabelledUnit],
+    lexicon: NoiseLexicon,
+    config: Config,
+    report: TrainReport,
+    pages: np.ndarray | None = None,
+    sets: np.ndarray | None = None,
 ) -> tuple[Model, TrainReport]:
     """Balance the labelled units, compute their features, fit the SVM."""
     labels = np.asarray([u.label for u in labelled], dtype=np.int64)
-    chosen = choose_sample(labels, config)
+    chosen = choose_sample(labels, config, pages, sets)
     X = feature_matrix([labelled[i].unit for i in chosen], lexicon, FEATURE_SET[config.method])
     return fit_sample(X, labels, chosen, lexicon, config, report)
 
 
-def choose_sample(labels: np.ndarray, config: Config) -> np.ndarray:
-    """Sorted indices of the training sample among all ``labels`` (Step 3), fixed by the seed."""
+def choose_sample(
+    labels: np.ndarray, config: Config, pages: np.ndarray | None = None, sets: np.ndarray | None = None
+) -> np.ndarray:
+    """Sorted indices of the training sample among all ``labels`` (Step 3), fixed by the seed.
+
+    ``pages`` and ``sets`` give each unit's page (any key) and the page's source: with
+    them, method svm's sample weighs pages as :func:`page_weights` says.
+    """
     per_class, seed = config.classifier.samples_per_class, config.classifier.random_state
+    power = config.classifier.page_power
     if is_balanced(config):
         chosen = balanced_sample(labels, per_class, seed)
     else:
         # Departure (method svm): content lines outnumber noise lines several times in a
         # block, and a 1:1 sample teaches the SVM a prior that drops too much content.
-        chosen = natural_sample(labels, 2 * per_class, seed)
+        weighted = pages is not None and sets is not None and power > 0
+        weights = page_weights(labels, pages, sets, power) if weighted else None
+        chosen = natural_sample(labels, 2 * per_class, seed, weights)
     if len(chosen) < 2 * config.classifier.folds:
         content, noise = int((labels == CONTENT).sum()), int((labels == NOISE).sum())
         raise ValueError(f"too few labelled units to train: {content} content, {noise} noise")
