@@ -357,3 +357,17 @@ def test_the_weighted_sample_holds_more_of_the_short_pages():
     assert (pages[weighted] > 0).sum() > (pages[uniform] > 0).sum()
     # Without pages, or for method paper's balanced sample, the weights play no part.
     assert np.array_equal(choose_sample(labels, config), choose_sample(labels, config.with_overrides(["classifier.page_power=0"])))
+
+
+def test_pages_without_gold_are_trained_on_and_not_scored():
+    from webclean.evaluate import cross_validate, evaluate
+
+    pages = synthetic_pages(range(200, 212))
+    _, paragraphs, _ = synthetic_page(212)
+    weak_html = synthetic_pages(range(212, 213))[0].html
+    weak = Page.from_json({"id": "w", "html": weak_html, "peers": {n: "\n".join(paragraphs) for n in "abc"}})
+    config = Config().with_overrides(SMALL)
+    scored = evaluate([*pages[:2], weak], config)
+    assert [r.score.page_id for r in scored.results] == [p.id for p in pages[:2]]
+    folded = cross_validate([*pages, weak], config, 2)
+    assert sorted(r.score.page_id for r in folded.results) == sorted(p.id for p in pages)

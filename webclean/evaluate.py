@@ -70,8 +70,12 @@ class Evaluation:
 
 
 def evaluate(pages: Iterable[Page], config: Config, model: Model | None = None) -> Evaluation:
+    """Extract and score each page that has a gold; pages with weak labels only (peers'
+    texts, no gold: datasets.Page) train, and are not scored."""
     evaluation = Evaluation()
     for page in pages:
+        if page.gold_type == "weak":
+            continue
         start = time.process_time()
         extraction = extract(page.html, page.url, config=config, model=model)
         seconds = time.process_time() - start
