@@ -97,12 +97,13 @@ def explain(
         units, model.lexicon, model.svm, beta, model.feature_set, smoothing, page.title, KEEP_WHOLE[method]
     )
     in_runs = link_runs(units, beta=beta, title=page.title) if "link_runs" in smoothing else [False] * len(units)
-    samples = [i for i, unit in enumerate(units) if unit.is_sample]
+    # The units the extraction classifies: link runs are dropped unclassified.
+    samples = [i for i, unit in enumerate(units) if unit.is_sample and not in_runs[i]]
     decisions: list[float | None] = [None] * len(units)
     if samples:
         values = model.svm.decision_function(feature_matrix([units[i] for i in samples], model.lexicon, model.feature_set))
         for i, value in zip(samples, np.asarray(values, dtype=float)):
-            decisions[i] = None if in_runs[i] else float(value)
+            decisions[i] = float(value)
     reports = []
     for i, unit in enumerate(units):
         text = kept[i] or ""

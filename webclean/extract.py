@@ -38,8 +38,8 @@ FEATURE_SET = {"paper": "paper", "svm": "region"}
 MARGIN_LINES: dict[str, tuple[int | None, int]] = {"paper": (0, 0), "svm": (None, 0)}
 # The passes of denoise.smooth each method runs. The paper decides each tag alone;
 # for svm, link_runs is the one pass that raised CV F1 on every dev set (docs/quality.md).
-# A per-method constant, not a setting: a new config key would change the packaged
-# paper model's config, and so its version, which must stay as it is.
+# A per-method constant, not a setting: it is part of what each method is, and a
+# packaged model is trained and judged with its method's passes.
 SMOOTHING: dict[str, tuple[str, ...]] = {"paper": (), "svm": ("link_runs",)}
 # Whether a long unit that the noise filter drops entirely is classified whole and kept
 # when that says content: the paper drops it; for svm keeping it raised CV F1 a little
