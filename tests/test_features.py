@@ -74,3 +74,22 @@ def test_context_features_place_lines_around_the_prose():
     assert X.shape == (4, len(CONTEXT_FEATURE_NAMES))
     ends = CONTEXT_FEATURE_NAMES.index("sentence_ends")
     assert X[1, ends] > X[0, ends] == 0.0
+
+
+def test_stopword_features_are_the_region_features_and_the_density():
+    from webclean.config import Config
+    from webclean.extract import locate_units
+    from webclean.features import STOPWORD_FEATURE_NAMES
+
+    prose = "It was the end of a long day for the team and of the season. " * 3
+    page = html.document_fromstring(
+        f"<html><body><div><h1>Weekly Results Table</h1><p>{prose}</p><p>{prose}</p></div></body></html>"
+    )
+    _, units = locate_units(page, Config(method="svm"))
+    lexicon = NoiseLexicon(words={"results": 1.0}, marks={}, stopwords=frozenset({"the", "of", "a", "and", "it", "was", "for"}))
+    region = feature_matrix(units, lexicon, "region")
+    X = feature_matrix(units, lexicon, "stopwords")
+    assert X.shape == (len(units), len(STOPWORD_FEATURE_NAMES))
+    assert (X[:, :-1] == region).all()
+    # The headline holds none of them; the prose is more than half stop words.
+    assert X[0, -1] == 0.0 and X[1, -1] > 0.5

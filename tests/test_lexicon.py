@@ -52,8 +52,36 @@ def test_counts_merge_like_a_word_count():
     assert merged.noise_marks["|"] == 2
 
 
+def test_stop_words_are_the_most_frequent_words_of_main_text():
+    counts = TermCounts()
+    for _ in range(5):
+        counts.add(["the", "of", "的", "2024", "新闻", "share"], {}, is_noise=False)
+    counts.add(["the", "的"], {}, is_noise=False)
+    for _ in range(9):
+        counts.add(["share", "of"], {}, is_noise=True)
+    lexicon = build_lexicon(counts, LexiconConfig(stopwords=2))
+    # "share" and "of" are more often noise; digits and CJK words of two characters
+    # are never stop words; "the" and "的" are the two most frequent of the rest.
+    assert lexicon.stopwords == {"the", "的"}
+    assert build_lexicon(counts, LexiconConfig(stopwords=0)).stopwords == frozenset()
+
+
+def test_indices_give_t_and_the_share_of_stop_words():
+    lexicon = NoiseLexicon(words={"share": 2.0, "分享": 3.0}, marks={}, stopwords=frozenset({"the", "of", "的"}))
+    text = "The end of the story, share 分享的故事"
+    t, density = lexicon.indices(text)
+    assert t == lexicon.word_index(text) == 5.0
+    # Words: the end of the story share + 分 享 的 故 事 = 11; stop words: the of the 的.
+    assert density == 4 / 11
+    assert lexicon.indices("")[1] == 0.0
+    assert NoiseLexicon(words={}, marks={}).indices("the end")[1] == 0.0
+
+
 def test_round_trip_through_dict():
-    lexicon = build_lexicon(_counts(), LexiconConfig(min_count=1))
+    counts = _counts()
+    counts.add(["的"], {}, is_noise=False)
+    lexicon = build_lexicon(counts, LexiconConfig(min_count=1))
+    assert lexicon.stopwords == {"的"}
     assert NoiseLexicon.from_dict(lexicon.to_dict()) == lexicon
 
 

@@ -64,6 +64,35 @@ def test_text_split_over_sibling_blocks_is_taken_whole():
     assert single.element.get("class") == "para"
 
 
+def _sectioned_block(beside: int, sections: int) -> str:
+    """The block Step 1 finds in an article whose lead (400 characters) sits in a
+    wrapper with a caption of ``beside`` characters, followed by sections of 300."""
+    lead = "".join(f"<p>{'导' * 100}。</p>" for _ in range(4))
+    section = f"<div class='section'><p>{'节' * 150}。</p><p>{'文' * 150}。</p></div>"
+    markup = (
+        "<html><body><div id='nav'><a href='/'>首页</a></div><article>"
+        f"<div class='wrap'><div class='lead'>{lead}</div><p>{'图' * beside}</p></div>{section * sections}"
+        "</article><div id='footer'>版权所有</div></body></html>"
+    )
+    root = parse_html(markup)
+    block = locate_region(segment(root.find("body")), root, 0.3, frozenset({"div", "article", "body"}), ascend_gain=0.25)
+    return block.element.get("class") or block.element.tag
+
+
+def test_block_grows_past_a_caption_beside_it_when_the_text_continues():
+    # The caption adds 12 % to the lead: too much to look past as a wrapper, too
+    # little to grow into; the sections after it hold three times the lead's text.
+    assert _sectioned_block(beside=50, sections=4) == "article"
+
+
+def test_block_stops_beside_a_caption_when_little_text_follows():
+    assert _sectioned_block(beside=50, sections=1) == "lead"
+
+
+def test_block_stops_beside_more_than_a_caption():
+    assert _sectioned_block(beside=90, sections=4) == "lead"
+
+
 def test_improved_method_finds_text_without_p():
     markup = "<html><body><table><tr><td>菜单</td><td>没有段落标签的正文，用换行分开。<br>第二句话也在这里。</td></tr></table></body></html>"
     root = parse_html(markup)

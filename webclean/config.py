@@ -70,11 +70,15 @@ class LexiconConfig:
     # A word seen fewer times than this is not evidence either way.
     min_count: int = 3
     max_words: int = 5000
+    # Stop words (method svm): the most frequent words of main text, at least as often
+    # in main text as in noise; a line's share of them is a feature.
+    stopwords: int = 150
 
     def validate(self) -> None:
         _check_range("lexicon.alpha", self.alpha, 0.0, 1.0)
         _check_range("lexicon.min_count", self.min_count, 1, 10**9)
         _check_range("lexicon.max_words", self.max_words, 1, 10**7)
+        _check_range("lexicon.stopwords", self.stopwords, 0, 10**6)
 
 
 @dataclass(frozen=True)

@@ -29,12 +29,13 @@ from webclean.tokenize import has_cjk
 
 _DEFAULT_CONFIG = Config()
 # The features each method's classifier reads (features.FEATURE_SETS).
-FEATURE_SET = {"paper": "paper", "svm": "region"}
+FEATURE_SET = {"paper": "paper", "svm": "stopwords"}
 # The lines before and after the located block that each method classifies too (None:
-# all of them); the "region" features say where a line lies. The paper classifies the
-# block's own tags only. For svm every line before the block: its headline, standfirst
-# and lead paragraph often sit there, outside the block Step 1 finds (docs/quality.md,
-# change #14). A per-method constant, as SMOOTHING below, and the model is trained with it.
+# all of them); the "region" features (which "stopwords" extends) say where a line lies.
+# The paper classifies the block's own tags only. For svm every line before the block:
+# its headline, standfirst and lead paragraph often sit there, outside the block Step 1
+# finds (docs/quality.md, change #14). A per-method constant, as SMOOTHING below, and
+# the model is trained with it.
 MARGIN_LINES: dict[str, tuple[int | None, int]] = {"paper": (0, 0), "svm": (None, 0)}
 # The passes of denoise.smooth each method runs. The paper decides each tag alone;
 # for svm, link_runs is the one pass that raised CV F1 on every dev set (docs/quality.md).

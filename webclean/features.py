@@ -209,12 +209,17 @@ def context_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
     (NoiseLexicon.word_index) instead of counting jieba's words: the same signal
     at a fraction of the cost. Everything else of the text is computed once here.
     """
+    return _context_row(unit, text, lexicon, lexicon.word_index(text))
+
+
+def _context_row(unit: Unit, text: str, lexicon: NoiseLexicon, t: float) -> list[float]:
+    """context_row with the text's T already found."""
     length = text_length(text)
     marks = marks_of(text)
     ends_here = ends_sentence(text)
     ends = sentence_ends(text) if marks else 0
     return [
-        math.log1p(lexicon.word_index(text)),
+        math.log1p(t),
         math.log1p(lexicon.mark_index(marks, ends_here)),
         math.log1p(length),
         *_line_context(unit),
@@ -245,17 +250,35 @@ def region_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
     return row
 
 
+STOPWORD_FEATURE_NAMES = (*REGION_FEATURE_NAMES, "stopword_density")
+
+
+def stopword_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
+    """The region features and the line's stop-word density (method svm).
+
+    Departure from the paper (docs/quality.md, change #47): the share of the line's
+    words that are the training pages' most frequent main-text words
+    (NoiseLexicon.indices). T comes from the same pass over the text.
+    """
+    t, density = lexicon.indices(text)
+    row = _context_row(unit, text, lexicon, t)
+    row += (float(unit.region < 0), float(unit.region > 0), density)
+    return row
+
+
 FEATURE_SETS: dict[str, Callable[[Unit, str, NoiseLexicon], list[float]]] = {
     "paper": paper_row,
     "extended": extended_row,
     "context": context_row,
     "region": region_row,
+    "stopwords": stopword_row,
 }
 FEATURE_WIDTHS = {
     "paper": len(FEATURE_NAMES),
     "extended": len(EXTENDED_FEATURE_NAMES),
     "context": len(CONTEXT_FEATURE_NAMES),
     "region": len(REGION_FEATURE_NAMES),
+    "stopwords": len(STOPWORD_FEATURE_NAMES),
 }
 
 

@@ -3,6 +3,7 @@
 For a candidate term t_i with n_i occurrences in noise tags and h_i in main-text tags,
 ``p_i = n_i / (n_i + h_i)``; the term enters the lexicon when ``p_i >= α``, with the
 weight ``n_i / (h_i + 1)`` (the +1 keeps a term never seen in main text finite).
+The same counts give method svm its stop words: the most frequent words of main text.
 Counting is a plain word count, so it merges across partitions (:meth:`TermCounts.merge`).
 """
 
@@ -16,7 +17,7 @@ from itertools import repeat
 from typing import Iterable, Mapping, Sequence
 
 from webclean.config import LexiconConfig
-from webclean.tokenize import NO_SENTENCE_END, PSEUDO_WORDS, has_cjk, latin_words, split_pseudo_words
+from webclean.tokenize import NO_SENTENCE_END, PSEUDO_WORDS, cjk_chars, has_cjk, latin_words, split_pseudo_words
 
 
 @dataclass
@@ -46,10 +47,11 @@ class TermCounts:
 
 @dataclass(frozen=True)
 class NoiseLexicon:
-    """Weights of noise words (T) and special marks (S)."""
+    """Weights of noise words (T) and special marks (S), and the stop words."""
 
     words: Mapping[str, float]
     marks: Mapping[str, float]
+    stopwords: frozenset[str] = frozenset()
 
     def noise_word_index(self, words: Iterable[str]) -> float:
         """T = Σ f_i · n_i / h_i over the lexicon words of a tag."""
@@ -83,6 +85,33 @@ class NoiseLexicon:
             total += sum(weights[w] for w in cjk.findall(plain))
         return float(total)
 
+    def indices(self, text: str) -> tuple[float, float]:
+        """T of ``text`` (:meth:`word_index`) and its stop-word density, in one pass.
+
+        The density is the share of the text's words that are stop words, where a
+        word is a run of word characters outside CJK ideographs or one ideograph:
+        Chinese function words (的, 了, 在) are single characters, so Chinese text
+        needs no segmenting for it. Prose is dense in them, whatever its language;
+        labels, menus, names and captions are not (jusText's main cue). A language
+        the training pages did not hold has none: every line's density is then 0.
+        """
+        pieces, pseudo = split_pseudo_words(text)
+        weights = self.words
+        total = sum(weights.get(w, 0.0) for w in pseudo)
+        plain = " ".join(pieces).lower() if pseudo else pieces[0].lower()
+        found = latin_words(plain)
+        total += sum(map(self._latin_weights.get, found, repeat(0.0)))
+        stop = self.stopwords.__contains__
+        hits, count = sum(map(stop, found)), len(found)
+        if has_cjk(plain):
+            cjk = self._cjk_pattern
+            if cjk is not None:
+                total += sum(weights[w] for w in cjk.findall(plain))
+            chars = cjk_chars(plain)
+            hits += sum(map(stop, chars))
+            count += len(chars)
+        return float(total), hits / count if count else 0.0
+
     def mark_index(self, marks: Sequence[str], ends_sentence: bool) -> float:
         """S of a text whose marks (tokenize.marks_of) and sentence end are known."""
         weights = self.marks
@@ -101,13 +130,18 @@ class NoiseLexicon:
         return re.compile("|".join(map(re.escape, cjk))) if cjk else None
 
     def to_dict(self) -> dict[str, dict[str, float]]:
-        return {"words": dict(sorted(self.words.items())), "marks": dict(sorted(self.marks.items()))}
+        return {
+            "words": dict(sorted(self.words.items())),
+            "marks": dict(sorted(self.marks.items())),
+            "stopwords": sorted(self.stopwords),
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Mapping[str, float]]) -> "NoiseLexicon":
         return cls(
             words={str(k): float(v) for k, v in data["words"].items()},
             marks={str(k): float(v) for k, v in data["marks"].items()},
+            stopwords=frozenset(str(w) for w in data.get("stopwords", ())),  # type: ignore[union-attr]
         )
 
 
@@ -125,7 +159,25 @@ def build_lexicon(counts: TermCounts, config: LexiconConfig) -> NoiseLexicon:
         _weight(NO_SENTENCE_END, counts.noise_marks, counts.content_marks),
         _ALWAYS_WEIGHT,
     )
-    return NoiseLexicon(words=words, marks=marks)
+    return NoiseLexicon(words=words, marks=marks, stopwords=select_stopwords(counts, config.stopwords))
+
+
+def is_stopword_candidate(word: str) -> bool:
+    """A word that can be a stop word: letters only, and one character if CJK
+    (NoiseLexicon.indices looks ideographs up one by one)."""
+    return word.isalpha() and (len(word) == 1 or not has_cjk(word))
+
+
+def select_stopwords(counts: TermCounts, size: int) -> frozenset[str]:
+    """The ``size`` words most frequent in main text among those found there at least
+    as often as in noise (ties broken by the word)."""
+    noise = counts.noise_words
+    ranked = sorted(
+        (-h, word)
+        for word, h in counts.content_words.items()
+        if h >= noise.get(word, 0) and is_stopword_candidate(word)
+    )
+    return frozenset(word for _, word in ranked[:size])
 
 
 def _select(noise: Counter[str], content: Counter[str], config: LexiconConfig) -> dict[str, float]:

@@ -130,5 +130,38 @@ def _grow(best: etree._Element, total: dict[etree._Element, int], ascend_gain: f
         elif added <= (1.0 + _WRAPPER_GAIN) * total[best]:
             node = parent
         else:
-            break
+            above = _continued(node, best, total, ascend_gain)
+            if above is None:
+                break
+            best = node = above
     return Block(element=best, path=best.getroottree().getpath(best), score=total[best])
+
+
+# A text that continues in its ancestors' other children holds, there, at least this
+# many times the block's counted text ...
+_CONTINUED = 2.0
+# ... and what stops the block's growth on the way up is no more than this many
+# characters: a caption or a byline beside the block.
+_BESIDE = 80
+
+
+def _continued(
+    node: etree._Element, best: etree._Element, total: dict[etree._Element, int], ascend_gain: float
+) -> etree._Element | None:
+    """The ancestor to grow into past a little text beside the block, or None.
+
+    An article cut into sections, each section's text wrapped with its picture and
+    caption, is located as one section: the caption next to it adds too little for
+    the block to grow and too much to look past. When the ancestor that the block
+    would grow into holds at least _CONTINUED times its text, and what lay between
+    adds at most _BESIDE characters, the block grows into that ancestor
+    (docs/quality.md, change #46).
+    """
+    below, above = node, node.getparent()
+    while above is not None and above.tag != "html" and total.get(above, 0) < (1.0 + ascend_gain) * total[best]:
+        below, above = above, above.getparent()
+    if above is None or above.tag == "html":
+        return None
+    if total[above] >= _CONTINUED * total[best] and total.get(below, 0) - total[best] <= _BESIDE:
+        return above
+    return None

@@ -59,7 +59,7 @@ from webclean.config import Config
 from webclean.datasets import Page
 from webclean.extract import FEATURE_SET, check_model, extract
 from webclean.features import feature_matrix
-from webclean.lexicon import NoiseLexicon, TermCounts, build_lexicon
+from webclean.lexicon import NoiseLexicon, TermCounts, build_lexicon, is_stopword_candidate
 from webclean.model import Model, load_model
 from webclean.result import Extraction, Status
 from webclean.tokenize import special_marks, words
@@ -875,18 +875,35 @@ def _add_pairs(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
     return a[0] + b[0], a[1] + b[1]
 
 
-def term_counts(labelled: RDD, *, prune: bool = True) -> TermCounts:
+def _may_be_stopword(item: tuple[tuple[str, str], tuple[int, int]]) -> bool:
+    (kind, term), (n, h) = item
+    return kind == WORD and h >= n and is_stopword_candidate(term)
+
+
+def _by_content_count(item: tuple[tuple[str, str], tuple[int, int]]) -> tuple[int, str]:
+    return -item[1][1], item[0][1]
+
+
+def term_counts(labelled: RDD, *, prune: bool = True, stopwords: int = 0) -> TermCounts:
     """n_i and h_i by a word count over (kind, term); equal to training.count_terms.
 
     With ``prune``, terms never seen in noise stay in the executors: their p_i is 0, so
-    they cannot enter the lexicon, and they are most of a vocabulary. The lexicon built
-    from pruned counts is the same.
+    they cannot enter the lexicon, and they are most of a vocabulary; but the
+    ``stopwords`` most frequent words of main text that can be stop words come back
+    with them. The lexicon built from pruned counts is the same.
     """
     pairs = labelled.values().flatMap(_unit_terms).reduceByKey(_add_pairs)
     if prune:
-        pairs = pairs.filter(lambda item: item[1][0] > 0)
+        pairs = pairs.persist(StorageLevel.MEMORY_AND_DISK)
+        frequent = pairs.filter(_may_be_stopword).takeOrdered(stopwords, key=_by_content_count) if stopwords else []
+        collected = pairs.filter(lambda item: item[1][0] > 0).collect()
+        pairs.unpersist()
+        found = {term for term, _ in collected}
+        collected += [item for item in frequent if item[0] not in found]
+    else:
+        collected = pairs.collect()
     counts = TermCounts()
-    for (kind, term), (n, h) in pairs.collect():
+    for (kind, term), (n, h) in collected:
         if kind == WORD:
             noise, content = counts.noise_words, counts.content_words
         else:
@@ -993,7 +1010,7 @@ def train_on_spark(
     """training.train on a cluster: the same model for the same pages, with the same metadata."""
     labelled = labelled_pages(spark, files, config).persist(StorageLevel.MEMORY_AND_DISK)
     try:
-        lexicon = build_lexicon(term_counts(labelled), config.lexicon)
+        lexicon = build_lexicon(term_counts(labelled, stopwords=config.lexicon.stopwords), config.lexicon)
         log.info("train: lexicon of %d words and %d marks", len(lexicon.words), len(lexicon.marks))
         model, report = fit_on_spark(labelled, lexicon, config)
     finally:
@@ -1073,7 +1090,7 @@ def rebuild_lexicon(
     config = model.config
     labelled = labelled_pages(spark, files, config).persist(StorageLevel.MEMORY_AND_DISK)
     try:
-        lexicon = build_lexicon(term_counts(labelled), config.lexicon)
+        lexicon = build_lexicon(term_counts(labelled, stopwords=config.lexicon.stopwords), config.lexicon)
         if refit:
             fitted, report = fit_on_spark(labelled, lexicon, config)
             svm, trained_on = fitted.svm, list(sources)

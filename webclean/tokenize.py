@@ -155,6 +155,11 @@ def _half_width(match: re.Match[str]) -> str:
     return " " if ch == "\u3000" else chr(ord(ch) - 0xFEE0)
 
 
+def cjk_chars(text: str) -> list[str]:
+    """The CJK ideographs of ``text``, one by one."""
+    return _CJK_RE.findall(text)
+
+
 def latin_words(text: str) -> list[str]:
     """The runs of word characters of ``text`` outside CJK ideographs, as they are."""
     return _LATIN_WORD_RE.findall(text)

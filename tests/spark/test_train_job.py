@@ -130,13 +130,15 @@ def predictions(model: Model, paths: list[Path]) -> np.ndarray:
 
 
 def test_the_distributed_word_count_equals_the_driver_count(spark, pages):
-    config = small_config()
+    # Fewer stop words than these pages' words of main text, so that pruning shows.
+    config = small_config().with_overrides(["lexicon.stopwords=10"])
     labelled = labelled_pages(spark, list_inputs([str(pages["a"]), str(pages["b"])], "jsonl"), config)
     units = [u for page in read_pages([pages["a"], pages["b"]]) for u in label_page(page, config).units]
     expected = count_terms(units)
     assert term_counts(labelled, prune=False) == expected
-    # Pruning keeps only the terms seen in noise, and the lexicon does not change.
-    pruned = term_counts(labelled)
+    # Pruning keeps only the terms seen in noise and the candidate stop words, and the
+    # lexicon does not change.
+    pruned = term_counts(labelled, stopwords=config.lexicon.stopwords)
     assert len(pruned.content_words) < len(expected.content_words)
     assert build_lexicon(pruned, config.lexicon) == build_lexicon(expected, config.lexicon)
 
