@@ -1,7 +1,7 @@
 """Add other extractors' texts to pages, for weak labels in training.
 
     python scripts/peer_texts.py --input pages.jsonl.gz crawl.warc.gz ... --output weak.jsonl.gz \\
-        [--extractors trafilatura,readability,resiliparse,justext] [--jobs 2] [--limit N]
+        [--extractors trafilatura,readability,resiliparse,justext] [--jobs 2] [--limit N] [--batch 200]
 
 Each page gets a ``peers`` object, extractor name → the text it extracted (an empty
 text where it failed or found nothing). ``webclean train --input weak.jsonl.gz`` (and
@@ -13,7 +13,8 @@ pages with a snippet gold get labels for their other units, pages without any go
 Input: JSON Lines of pages (the dev data's format; every field is kept) or WARC
 files, whose HTML responses are decoded as the extract job decodes them. The peers
 are the benchmark's adapters (benchmarks/quality.py), installed with the ``peers``
-extra; the library never imports them.
+extra; the library never imports them. Pages are read, extracted and written a batch
+at a time, so a night's crawl does not have to fit in memory.
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ import argparse
 import gzip
 import json
 import sys
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import nullcontext
+from itertools import islice
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -38,14 +41,18 @@ DEFAULT_PEERS = ("trafilatura", "readability", "resiliparse", "justext")
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
 
 
-def read_rows(paths: Sequence[str], limit: int | None) -> list[dict]:
+def read_rows(paths: Sequence[str], limit: int | None) -> Iterator[dict]:
     """The pages of every input as JSON rows, at most ``limit`` from each file."""
-    rows: list[dict] = []
     for path in paths:
         source = Path(path).name.split(".")[0]
         reader = _warc_rows(path, source) if ".warc" in Path(path).name else _json_rows(path, source)
-        rows.extend(row for _, row in zip(range(limit or sys.maxsize), reader))
-    return rows
+        yield from islice(reader, limit)
+
+
+def batches(rows: Iterable[dict], size: int) -> Iterator[list[dict]]:
+    rows = iter(rows)
+    while batch := list(islice(rows, size)):
+        yield batch
 
 
 def _json_rows(path: str, source: str) -> Iterator[dict]:
@@ -84,6 +91,18 @@ def peer_texts(name: str, rows: Sequence[dict]) -> list[str]:
     return texts
 
 
+def with_peers(rows: list[dict], names: Sequence[str], pool: Executor | None) -> list[dict]:
+    """The rows with their ``peers``: each extractor in a worker of its own when pooled."""
+    if pool is None:
+        texts = {name: peer_texts(name, rows) for name in names}
+    else:
+        futures = {name: pool.submit(peer_texts, name, rows) for name in names}
+        texts = {name: future.result() for name, future in futures.items()}
+    for i, row in enumerate(rows):
+        row["peers"] = {name: texts[name][i] for name in names}
+    return rows
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--input", nargs="+", required=True, help="JSON Lines of pages, or WARC files")
@@ -91,6 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--extractors", default=",".join(DEFAULT_PEERS), help=f"of: {', '.join(PEERS)}")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--limit", type=int, default=None, help="at most this many pages of each input")
+    parser.add_argument("--batch", type=int, default=200, help="pages read and extracted at a time")
     args = parser.parse_args(argv)
 
     wanted = [name.strip() for name in args.extractors.split(",") if name.strip()]
@@ -102,20 +122,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"peer_texts: {len(wanted) - len(names)} extractor(s) not installed, see above", file=sys.stderr)
     if not names:
         return 2
-    rows = read_rows(args.input, args.limit)
-    if args.jobs <= 1:
-        texts = {name: peer_texts(name, rows) for name in names}
-    else:
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            futures = {name: pool.submit(peer_texts, name, rows) for name in names}
-            texts = {name: future.result() for name, future in futures.items()}
+    if args.batch < 1:
+        parser.error("--batch must be at least 1")
     opener = gzip.open if args.output.endswith(".gz") else open
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-    with opener(args.output, "wt", encoding="utf-8") as handle:
-        for i, row in enumerate(rows):
-            row["peers"] = {name: texts[name][i] for name in names}
-            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
-    print(f"peer_texts: {len(rows)} pages, peers {', '.join(names)} -> {args.output}", file=sys.stderr)
+    pages = 0
+    pooled = ProcessPoolExecutor(max_workers=args.jobs) if args.jobs > 1 else nullcontext(None)
+    with pooled as pool, opener(args.output, "wt", encoding="utf-8") as handle:
+        for batch in batches(read_rows(args.input, args.limit), args.batch):
+            for row in with_peers(batch, names, pool):
+                handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+            pages += len(batch)
+    print(f"peer_texts: {pages} pages, peers {', '.join(names)} -> {args.output}", file=sys.stderr)
     return 0
 
 

@@ -80,3 +80,24 @@ def test_warc_responses_become_pages(peer_texts, fake_peers, tmp_path):
 def test_an_unknown_extractor_is_an_error(peer_texts, tmp_path):
     with pytest.raises(SystemExit):
         peer_texts.main(["--input", "x.jsonl", "--output", str(tmp_path / "o.jsonl"), "--extractors", "nonesuch"])
+
+
+def test_pages_go_through_a_batch_at_a_time_in_order(peer_texts, fake_peers, tmp_path, monkeypatch):
+    source = tmp_path / "pages.jsonl"
+    rows = [{"id": f"page{i}", "html": PAGE.replace("council", f"council {i}"), "lang": "en"} for i in range(5)]
+    source.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    sizes = []
+    with_peers = peer_texts.with_peers
+
+    def recording(batch, names, pool):
+        sizes.append(len(batch))
+        return with_peers(batch, names, pool)
+
+    monkeypatch.setattr(peer_texts, "with_peers", recording)
+    out = tmp_path / "weak.jsonl"
+    argv = ["--input", str(source), "--output", str(out), "--extractors", "p1", "--jobs", "1", "--batch", "2"]
+    assert peer_texts.main(argv) == 0
+    assert sizes == [2, 2, 1]
+    written = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [row["id"] for row in written] == [f"page{i}" for i in range(5)]
+    assert all(f"council {i}" in row["peers"]["p1"] for i, row in enumerate(written))
