@@ -139,3 +139,45 @@ def test_svm_classifies_a_margin_of_lines_around_the_block(monkeypatch):
     # The paper's method classifies the block's own tags only.
     _, paper_units = locate_units(parse_html(markup), Config(method="paper"))
     assert {u.region for u in paper_units} == {0} and len(paper_units) == 3
+
+
+def _thread_block(post_tag: str = "div", numbered: bool = True) -> str:
+    """The block Step 1 finds in a forum thread: posts alike but for their number, each
+    with a user panel beside its message."""
+    replies = ["楼主说得对，我家也是这样装的，用了三年没出问题。", "请问地板是哪个牌子的？", "我也想知道，求推荐靠谱的品牌。"]
+    question = "想问一下大家地板选实木的好还是复合的好，预算每平米两百块左右，家里有老人和小孩，比较在意环保和防滑。" * 3
+    messages = [question, *replies]
+
+    def post(number: int, message: str) -> str:
+        ident = f" id='post_{1000 + number}'" if numbered else ""
+        panel = f"<td class='pls'><a href='/u/{number}'>用户{number}</a><p>积分 {100 * number}</p></td>"
+        body = f"<td class='plc'><div class='authi'>发表于 2023-5-{number + 1}</div><div class='pct'><div class='t_f'>{message}</div></div></td>"
+        return f"<{post_tag} class='post'{ident}><table><tr>{panel}{body}</tr></table></{post_tag}>"
+
+    markup = (
+        "<html><body><div id='nav'><a href='/'>首页</a><a href='/bbs'>论坛</a></div><div id='postlist'>"
+        + "".join(post(n, m) for n, m in enumerate(messages))
+        + "</div><div id='footer'>Powered by Discuz!</div></body></html>"
+    )
+    root = parse_html(markup)
+    block = locate_region(segment(root.find("body")), root, 0.3, frozenset({"div", "td", "body"}), ascend_gain=0.25)
+    return block.element.get("id") or block.element.get("class")
+
+
+def test_a_thread_is_located_as_its_list_of_posts():
+    assert _thread_block() == "postlist"
+    assert _thread_block(post_tag="section", numbered=False) == "postlist"
+
+
+def test_posts_without_class_or_id_are_not_records():
+    # Bare <div>s alike are every page's markup, not a sign of a thread: the same
+    # posts are records with a class, and not without one.
+    def located(attribute: str) -> str:
+        posts = [f"<div{attribute}><div>{'正' * 100}</div><div>{'注' * 15}</div></div>"]
+        posts += [f"<div{attribute}><div>{'回' * 20}</div></div>"] * 3
+        root = parse_html(f"<html><body><div id='main'>{''.join(posts)}</div></body></html>")
+        block = locate_region(segment(root.find("body")), root, 0.3, frozenset({"div", "body"}), ascend_gain=0.25)
+        return root.getroottree().getpath(block.element)
+
+    assert located(" class='post'") == "/html/body/div"
+    assert located("") == "/html/body/div/div[1]/div[1]"

@@ -8,6 +8,7 @@ block with the highest score wins.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -132,6 +133,8 @@ def _grow(best: etree._Element, total: dict[etree._Element, int], ascend_gain: f
         else:
             above = _continued(node, best, total, ascend_gain)
             if above is None:
+                above = _records(best, total, ascend_gain)
+            if above is None:
                 break
             best = node = above
     return Block(element=best, path=best.getroottree().getpath(best), score=total[best])
@@ -165,3 +168,43 @@ def _continued(
     if total[above] >= _CONTINUED * total[best] and total.get(below, 0) - total[best] <= _BESIDE:
         return above
     return None
+
+
+# How far above the block its record may lie: a forum post's text sits about ten
+# levels below the post's own element (table, row, cell and the boxes within).
+_RECORD_DEPTH = 12
+_DIGITS_RE = re.compile(r"\d+")
+
+
+def _records(best: etree._Element, total: dict[etree._Element, int], ascend_gain: float) -> etree._Element | None:
+    """The list of records that the block is one record's text of, or None.
+
+    A forum thread is a list of posts, each a record alike in tag, class and id (the
+    post's number aside: ``<div id="post_1001">``, ``<div id="post_1002">``): the
+    longest post wins Step 1, and the user panel beside it stops its growth, so the
+    replies are lost. When an ancestor of the block (up to _RECORD_DEPTH levels) is
+    one of at least three such records that hold counted text, and their parent adds
+    at least ``ascend_gain`` of the block's text, the block grows into the parent; the
+    classifier then sorts the posts from the panels (docs/quality.md, change #50).
+    """
+    element = best
+    for _ in range(_RECORD_DEPTH):
+        parent = element.getparent()
+        if parent is None or parent.tag in ("html", "body"):
+            return None
+        signature = _record_signature(element)
+        if signature is not None and total.get(parent, 0) >= (1.0 + ascend_gain) * total[best]:
+            alike = sum(1 for child in parent if total.get(child, 0) and _record_signature(child) == signature)
+            if alike >= 3:
+                return parent
+        element = parent
+    return None
+
+
+def _record_signature(element: etree._Element) -> tuple[str, str, str] | None:
+    """Tag, class and id without digits; None for an element with neither class nor id."""
+    classes = (element.get("class") or "").strip()
+    ident = _DIGITS_RE.sub("", element.get("id") or "")
+    if not classes and not ident:
+        return None
+    return str(element.tag), classes, ident
