@@ -141,9 +141,9 @@ def test_svm_classifies_a_margin_of_lines_around_the_block(monkeypatch):
     assert {u.region for u in paper_units} == {0} and len(paper_units) == 3
 
 
-def _thread_block(post_tag: str = "div", numbered: bool = True) -> str:
-    """The block Step 1 finds in a forum thread: posts alike but for their number, each
-    with a user panel beside its message."""
+def _thread_markup(post_tag: str = "div", numbered: bool = True) -> str:
+    """A forum thread: posts alike but for their number, each with a user panel beside
+    its message."""
     replies = ["楼主说得对，我家也是这样装的，用了三年没出问题。", "请问地板是哪个牌子的？", "我也想知道，求推荐靠谱的品牌。"]
     question = "想问一下大家地板选实木的好还是复合的好，预算每平米两百块左右，家里有老人和小孩，比较在意环保和防滑。" * 3
     messages = [question, *replies]
@@ -159,7 +159,12 @@ def _thread_block(post_tag: str = "div", numbered: bool = True) -> str:
         + "".join(post(n, m) for n, m in enumerate(messages))
         + "</div><div id='footer'>Powered by Discuz!</div></body></html>"
     )
-    root = parse_html(markup)
+    return markup
+
+
+def _thread_block(post_tag: str = "div", numbered: bool = True) -> str:
+    """The block Step 1 finds in _thread_markup."""
+    root = parse_html(_thread_markup(post_tag, numbered))
     block = locate_region(segment(root.find("body")), root, 0.3, frozenset({"div", "td", "body"}), ascend_gain=0.25)
     return block.element.get("id") or block.element.get("class")
 
@@ -181,3 +186,15 @@ def test_posts_without_class_or_id_are_not_records():
 
     assert located(" class='post'") == "/html/body/div"
     assert located("") == "/html/body/div/div[1]/div[1]"
+
+
+def test_each_posts_text_is_found_in_its_record():
+    from webclean.config import Config
+    from webclean.extract import locate_units
+
+    block, units = locate_units(parse_html(_thread_markup()), Config(method="svm"))
+    assert [slot.get("class") for slot in block.slots] == ["t_f"] * 4
+    assert len(block.records) == 4
+    posts = {u.text: u.post for u in units if u.region == 0}
+    assert posts["请问地板是哪个牌子的？"] == 1  # a post's text
+    assert posts["用户2"] == -1 and posts["发表于 2023-5-3"] == -1  # its record's panel and date

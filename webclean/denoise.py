@@ -45,7 +45,9 @@ def denoise(
     rest = [name for name in smoothing if name != "link_runs"]
     if rest:
         kept = smooth(units, kept, beta, rest)
-    return kept
+    # A thread located as its posts (method svm, docs/quality.md #51): each post's text
+    # is kept, the rest of its record (user panel, signature, links) dropped.
+    return [unit.text if unit.post > 0 else None if unit.post < 0 else text for unit, text in zip(units, kept)]
 
 
 def decide(

@@ -185,7 +185,10 @@ def locate_units(
     inside = [i for i, line in enumerate(lines) if line.owner in members]
     if not inside:
         return block, []
-    units = line_units([lines[i] for i in inside], block.element)
+    posts = None
+    if block.slots:
+        posts = ({e for s in block.slots for e in s.iter()}, {e for r in block.records for e in r.iter()})
+    units = line_units([lines[i] for i in inside], block.element, posts=posts)
     before, after = MARGIN_LINES.get(config.method, (0, 0))
     first = 0 if before is None else max(0, inside[0] - before)
     if first < inside[0]:

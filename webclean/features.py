@@ -53,6 +53,10 @@ class Unit(NamedTuple):
     # Of the "region" feature set: -1 for a line of the margin before the located
     # block, 1 of the margin after it, 0 in it (extract.MARGIN_LINES).
     region: int = 0
+    # In a thread located as its posts (locate._records): 1 for a line of a post's
+    # text, -1 for one elsewhere in a post's record (its panel, signature, links), 0
+    # for any other line. Not a feature: denoise keeps and drops these lines as such.
+    post: int = 0
 
     @property
     def is_sample(self) -> bool:
@@ -296,9 +300,15 @@ LONG_LINE = 100
 WINDOW = 2
 
 
-def line_units(lines: Sequence[Line], block: etree._Element | None = None, region: int = 0) -> list[Unit]:
+def line_units(
+    lines: Sequence[Line],
+    block: etree._Element | None = None,
+    region: int = 0,
+    posts: tuple[set[etree._Element], set[etree._Element]] | None = None,
+) -> list[Unit]:
     """Units of the improved method: every line is a sample; ``region`` says where the
-    lines lie (:attr:`Unit.region`).
+    lines lie (:attr:`Unit.region`); ``posts``, the elements of a thread's posts' texts
+    and of their records, set :attr:`Unit.post`.
 
     Built column by column, each in one comprehension: a page has hundreds of lines,
     and per-line Python calls were most of the cost.
@@ -344,8 +354,13 @@ def line_units(lines: Sequence[Line], block: etree._Element | None = None, regio
             [-1] * first + [0] * (last - first + 1) + [1] * (n - 1 - last),
             windows,
             repeat(region, n),
+            repeat(0, n) if posts is None else [_post_of(owner, *posts) for owner in owners],
         )
     )
+
+
+def _post_of(owner: etree._Element, texts: set[etree._Element], records: set[etree._Element]) -> int:
+    return 1 if owner in texts else -1 if owner in records else 0
 
 
 def _main_depth(depths: Sequence[int], lengths: Sequence[int], ratios: Sequence[float]) -> int:

@@ -25,6 +25,10 @@ class Block:
     element: etree._Element
     path: str
     score: int
+    # A thread's posts (method svm, _records): the records, and in each the element at
+    # the place the post's text holds in the record that won.
+    records: tuple[etree._Element, ...] = ()
+    slots: tuple[etree._Element, ...] = ()
 
 
 def text_length(text: str) -> int:
@@ -121,6 +125,8 @@ _WRAPPER_GAIN = 0.05
 def _grow(best: etree._Element, total: dict[etree._Element, int], ascend_gain: float) -> Block:
     """Grow the block into ancestors whose other children add much counted text."""
     node = best
+    records: tuple[etree._Element, ...] = ()
+    slots: tuple[etree._Element, ...] = ()
     while True:
         parent = node.getparent()
         if parent is None or parent.tag == "html":
@@ -133,11 +139,16 @@ def _grow(best: etree._Element, total: dict[etree._Element, int], ascend_gain: f
         else:
             above = _continued(node, best, total, ascend_gain)
             if above is None:
-                above = _records(best, total, ascend_gain)
+                found = _records(best, total, ascend_gain)
+                if found is not None and not records:
+                    records, slots = found, _slots(best, found)
+                    if len(slots) < _RECORDS:  # posts alike outside, not within: not a thread's
+                        slots = ()
+                above = found[0].getparent() if found is not None else None
             if above is None:
                 break
             best = node = above
-    return Block(element=best, path=best.getroottree().getpath(best), score=total[best])
+    return Block(best, best.getroottree().getpath(best), total[best], records, slots)
 
 
 # A text that continues in its ancestors' other children holds, there, at least this
@@ -173,19 +184,23 @@ def _continued(
 # How far above the block its record may lie: a forum post's text sits about ten
 # levels below the post's own element (table, row, cell and the boxes within).
 _RECORD_DEPTH = 12
+# So many records alike make a list of them.
+_RECORDS = 3
 _DIGITS_RE = re.compile(r"\d+")
 
 
-def _records(best: etree._Element, total: dict[etree._Element, int], ascend_gain: float) -> etree._Element | None:
-    """The list of records that the block is one record's text of, or None.
+def _records(
+    best: etree._Element, total: dict[etree._Element, int], ascend_gain: float
+) -> tuple[etree._Element, ...] | None:
+    """The records that the block is one record's text of, or None.
 
     A forum thread is a list of posts, each a record alike in tag, class and id (the
     post's number aside: ``<div id="post_1001">``, ``<div id="post_1002">``): the
     longest post wins Step 1, and the user panel beside it stops its growth, so the
     replies are lost. When an ancestor of the block (up to _RECORD_DEPTH levels) is
     one of at least three such records that hold counted text, and their parent adds
-    at least ``ascend_gain`` of the block's text, the block grows into the parent; the
-    classifier then sorts the posts from the panels (docs/quality.md, change #50).
+    at least ``ascend_gain`` of the block's text, the block grows into the parent
+    (docs/quality.md, change #50), and the records are returned, the block's among them.
     """
     element = best
     for _ in range(_RECORD_DEPTH):
@@ -194,9 +209,9 @@ def _records(best: etree._Element, total: dict[etree._Element, int], ascend_gain
             return None
         signature = _record_signature(element)
         if signature is not None and total.get(parent, 0) >= (1.0 + ascend_gain) * total[best]:
-            alike = sum(1 for child in parent if total.get(child, 0) and _record_signature(child) == signature)
-            if alike >= 3:
-                return parent
+            alike = tuple(child for child in parent if total.get(child, 0) and _record_signature(child) == signature)
+            if len(alike) >= _RECORDS:
+                return alike
         element = parent
     return None
 
@@ -208,3 +223,23 @@ def _record_signature(element: etree._Element) -> tuple[str, str, str] | None:
     if not classes and not ident:
         return None
     return str(element.tag), classes, ident
+
+
+def _slots(best: etree._Element, records: tuple[etree._Element, ...]) -> tuple[etree._Element, ...]:
+    """In each record, the element reached from it by the tags and classes that lead from
+    the winning post's record down to ``best``: each post's text (docs/quality.md, #51)."""
+    steps: list[tuple[str, str]] = []
+    element = best
+    while element not in records:
+        steps.append((element.tag, (element.get("class") or "").strip()))
+        element = element.getparent()
+    found = []
+    for record in records:
+        element = record
+        for tag, classes in reversed(steps):
+            element = next((c for c in element if c.tag == tag and (c.get("class") or "").strip() == classes), None)
+            if element is None:
+                break
+        else:
+            found.append(element)
+    return tuple(found)
