@@ -4,8 +4,10 @@
         --input data/new-pages.jsonl.gz --model models/mine --output models/mine-2 [--refit]
 
 The words are counted in executors with the model's own configuration. The classifier
-is kept as it is, or fitted again on the same pages with ``--refit``. The new model goes
-to NEW_MODEL_DIR with ``lexicon-changes.json``: the words added and removed and the
+is kept as it is, or fitted again on the same pages with ``--refit``. The stop words
+(method svm's stop-word density) are rebuilt with the lexicon; a kept classifier was
+trained with the old ones. The new model goes to NEW_MODEL_DIR with
+``lexicon-changes.json``: the words, marks and stop words added and removed and the
 heaviest words, also printed.
 """
 

@@ -1031,6 +1031,9 @@ class LexiconChanges:
     marks_added: dict[str, float]
     marks_removed: dict[str, float]
     top_words: list[dict[str, Any]]  # word, weight, old_weight (None when new)
+    # Stop words (method svm's stop-word density), sorted.
+    stopwords_added: list[str] = field(default_factory=list)
+    stopwords_removed: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -1044,6 +1047,8 @@ class LexiconChanges:
             "words removed: " + _terms_text(self.words_removed),
             "marks added:   " + _terms_text(self.marks_added),
             "marks removed: " + _terms_text(self.marks_removed),
+            "stop words added:   " + _words_text(self.stopwords_added),
+            "stop words removed: " + _words_text(self.stopwords_removed),
             f"top {len(self.top_words)} words by weight:",
         ]
         for top in self.top_words:
@@ -1066,11 +1071,18 @@ def compare_lexicons(
         marks_added=_heaviest_first(new.marks, set(new.marks) - set(old.marks)),
         marks_removed=_heaviest_first(old.marks, set(old.marks) - set(new.marks)),
         top_words=[{"word": w, "weight": weight, "old_weight": old.words.get(w)} for w, weight in heaviest],
+        stopwords_added=sorted(new.stopwords - old.stopwords),
+        stopwords_removed=sorted(old.stopwords - new.stopwords),
     )
 
 
 def _heaviest_first(weights: Mapping[str, float], terms: set[str]) -> dict[str, float]:
     return {t: weights[t] for t in sorted(terms, key=lambda t: (-weights[t], t))}
+
+
+def _words_text(words: Sequence[str], shown: int = 30) -> str:
+    more = len(words) - shown
+    return (", ".join(words[:shown]) + (f", and {more} more" if more > 0 else "")) or "none"
 
 
 def _terms_text(terms: Mapping[str, float], shown: int = 15) -> str:

@@ -208,6 +208,18 @@ def test_train_job_reports_a_missing_input_in_one_line(tmp_path):
 # ---------------------------------------------------------------- the lexicon job
 
 
+def test_lexicon_changes_name_the_stop_words_added_and_removed():
+    from webclean.lexicon import NoiseLexicon
+    from webclean.spark import compare_lexicons
+
+    old = NoiseLexicon(words={}, marks={}, stopwords=frozenset({"the", "of", "的"}))
+    new = NoiseLexicon(words={}, marks={}, stopwords=frozenset({"the", "und", "der", "了"}))
+    changes = compare_lexicons(old, new, "v1", refit=False)
+    assert (changes.stopwords_added, changes.stopwords_removed) == (["der", "und", "了"], ["of", "的"])
+    assert "stop words added:   der, und, 了" in changes.to_text()
+    assert "stop words removed: of, 的" in changes.to_text()
+
+
 def run_lexicon_job(spark, pages: Path, model_dir: Path, output: Path, *extra: str):
     job = load_job("lexicon")
     args = job.parse_args(["--input", str(pages), "--model", str(model_dir), "--output", str(output), *extra])
@@ -227,6 +239,9 @@ def test_lexicon_job_reports_added_and_removed_words_and_keeps_the_classifier(sp
     written = json.loads((tmp_path / "new" / LEXICON_CHANGES_FILE).read_text(encoding="utf-8"))
     assert written == json.loads(json.dumps(changes.to_dict()))
     assert "words added:   " in changes.to_text() and "kazoo" in changes.to_text()
+    # The stop words are rebuilt with the lexicon, and their changes reported.
+    assert changes.stopwords_added == sorted(new.lexicon.stopwords - old.lexicon.stopwords)
+    assert changes.stopwords_removed == sorted(old.lexicon.stopwords - new.lexicon.stopwords)
 
     units = [u for page in read_pages([pages["b"]]) for u in label_page(page, old.config).units]
     assert new.lexicon == build_lexicon(count_terms(units), old.config.lexicon)
