@@ -62,6 +62,12 @@ def test_link_runs_take_the_short_lines_around_a_run_with_beta():
     assert link_runs(units, beta=2) == [False, False, True, True, False, False, False, False]
 
 
+def test_a_long_all_link_line_is_no_part_of_a_run():
+    figure = "Figure 2 shows the platform's flow: the courier uploads the parcel's data when it is handed over, " * 2
+    units = [_unit("Home", "link"), _unit(figure, "link"), _unit("World", "link"), _unit("Sport", "link")]
+    assert link_runs(units) == [False, False, True, True]
+
+
 def test_link_runs_leave_the_headline_after_a_menu():
     units = [_unit("Home", "link"), _unit("World", "link"), _unit("Storm hits the coast", "heading"), _unit(LONG)]
     assert link_runs(units, beta=40) == [True, True, True, False]

@@ -15,7 +15,7 @@ from typing import Sequence
 import numpy as np
 
 from webclean.classifier import CONTENT, SVMParams
-from webclean.features import FEATURE_SETS, Unit
+from webclean.features import FEATURE_SETS, LONG_LINE, Unit
 from webclean.lexicon import NoiseLexicon
 from webclean.locate import text_length
 from webclean.tokenize import split_sentences
@@ -148,6 +148,10 @@ def link_runs(
 ) -> list[bool]:
     """Which units lie in a run of at least ``link_run`` all-link lines (smooth's link_runs).
 
+    A line of LONG_LINE characters or more is a paragraph even when all of it is a
+    link (a figure's text wrapped in its link): it is never part of a run, and goes to
+    the classifier (docs/quality.md, change #52).
+
     With ``beta``, also the line of at most β characters just before and just after
     each run: the heading of a list of links ("Related", "相关新闻", "Kategorien") and
     a "More" or a label after it (docs/quality.md, changes #23 and #26); but not a line
@@ -159,7 +163,7 @@ def link_runs(
     start = 0
     while start < n:
         end = start
-        while end < n and units[end].is_sample and units[end].kind == "link":
+        while end < n and _in_run(units[end]):
             end += 1
         if end - start >= link_run:
             dropped[start:end] = [True] * (end - start)
@@ -171,6 +175,10 @@ def link_runs(
                 if 0 <= i < n and units[i].is_sample and text_length(units[i].text) <= beta:
                     dropped[i] = units[i].text not in title
     return dropped
+
+
+def _in_run(unit: Unit) -> bool:
+    return unit.is_sample and unit.kind == "link" and text_length(unit.text) < LONG_LINE
 
 
 def _kept(kept: Sequence[str | None], i: int) -> bool:
