@@ -139,14 +139,12 @@ def _grow(best: etree._Element, total: dict[etree._Element, int], ascend_gain: f
         else:
             above = _continued(node, best, total, ascend_gain)
             if above is None:
-                found = _records(best, total, ascend_gain)
-                if found is not None and not records:
-                    records, slots = found, _slots(best, found)
-                    if len(slots) < _RECORDS:  # posts alike outside, not within: not a thread's
-                        slots = ()
-                above = found[0].getparent() if found is not None else None
-            if above is None:
-                break
+                thread = _records(best, total, ascend_gain)
+                if thread is None:
+                    break
+                if not records:
+                    records, slots = thread, _slots(best, thread)
+                above = thread[0].getparent()
             best = node = above
     return Block(best, best.getroottree().getpath(best), total[best], records, slots)
 
@@ -227,7 +225,9 @@ def _record_signature(element: etree._Element) -> tuple[str, str, str] | None:
 
 def _slots(best: etree._Element, records: tuple[etree._Element, ...]) -> tuple[etree._Element, ...]:
     """In each record, the element reached from it by the tags and classes that lead from
-    the winning post's record down to ``best``: each post's text (docs/quality.md, #51)."""
+    the winning post's record down to ``best``: each post's text (docs/quality.md, #51).
+    Empty when fewer than _RECORDS records have one: records alike outside and not
+    within (a page's sections) are not a thread's posts."""
     steps: list[tuple[str, str]] = []
     element = best
     while element not in records:
@@ -242,4 +242,4 @@ def _slots(best: etree._Element, records: tuple[etree._Element, ...]) -> tuple[e
                 break
         else:
             found.append(element)
-    return tuple(found)
+    return tuple(found) if len(found) >= _RECORDS else ()
