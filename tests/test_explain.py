@@ -11,7 +11,7 @@ import pytest
 from webclean.classifier import SVMParams
 from webclean.cli import main
 from webclean.config import Config
-from webclean.explain import AS_IS, DROPPED, KEPT, LINK_RUN, PARTLY_KEPT, explain
+from webclean.explain import AS_IS, DROPPED, KEPT, LINK_RUN, PARTLY_KEPT, POST, POST_REST, explain
 from webclean.extract import extract
 from webclean.lexicon import NoiseLexicon
 from webclean.model import Model
@@ -49,6 +49,16 @@ def _length_model() -> Model:
     unit_l[0, 2] = 1.0
     svm = SVMParams("linear", np.zeros(width), np.ones(width), unit_l, np.ones(1), -15.0, gamma=1.0)
     return Model(NoiseLexicon(words={}, marks={}), svm, Config(method="paper"), "paper")
+
+
+def test_a_threads_posts_and_the_rest_of_their_records_are_told_apart():
+    thread = Path(__file__).parent / "golden" / "zh-forum-thread" / "source.html"
+    units = explain(thread.read_bytes()).units
+    reply = next(u for u in units if u.text.startswith("同意楼上"))
+    assert reply.outcome == POST and reply.kept == reply.text
+    label = next(u for u in units if u.text == "积分" and u.decision is not None)
+    assert label.outcome == POST_REST and label.kept == ""
+    assert not any(u.outcome in (POST, POST_REST) for u in explain(BLOG.read_bytes()).units)
 
 
 def test_the_noise_filter_and_table_cells_are_told_apart():

@@ -26,6 +26,8 @@ KEPT = "kept"
 PARTLY_KEPT = "partly kept"  # the noise filter dropped some of its sentences (Step 4)
 DROPPED = "dropped"
 LINK_RUN = "link run"  # dropped with a run of all-link lines, not classified
+POST = "post"  # a thread's post text, kept whatever the classifier says (locate._records)
+POST_REST = "post rest"  # the rest of a post's record (user panel, signature), dropped
 AS_IS = "as is"  # not a sample: kept as it is (method paper's table cells)
 
 _REGIONS = {-1: "before", 0: "block", 1: "after"}
@@ -40,7 +42,7 @@ class UnitReport:
     length: int  # characters other than white space
     link_ratio: float
     decision: float | None  # the classifier's value for the whole unit; None where not classified
-    outcome: str  # KEPT, PARTLY_KEPT, DROPPED, LINK_RUN or AS_IS
+    outcome: str  # KEPT, PARTLY_KEPT, DROPPED, LINK_RUN, POST, POST_REST or AS_IS
     kept: str  # what the extraction keeps of it ("" when nothing)
 
 
@@ -109,6 +111,8 @@ def explain(
         text = kept[i] or ""
         if not unit.is_sample:
             outcome = AS_IS
+        elif unit.post:
+            outcome = POST if unit.post > 0 else POST_REST
         elif in_runs[i]:
             outcome = LINK_RUN
         elif not text:
