@@ -248,10 +248,12 @@ def region_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
     paragraph that Step 1 left out can be kept; these two features let the
     classifier ask more of them than of the block's own lines.
     """
-    row = context_row(unit, text, lexicon)
-    row.append(float(unit.region < 0))
-    row.append(float(unit.region > 0))
-    return row
+    return _region_row(unit, text, lexicon, lexicon.word_index(text))
+
+
+def _region_row(unit: Unit, text: str, lexicon: NoiseLexicon, t: float) -> list[float]:
+    """region_row with the text's T already found."""
+    return [*_context_row(unit, text, lexicon, t), float(unit.region < 0), float(unit.region > 0)]
 
 
 STOPWORD_FEATURE_NAMES = (*REGION_FEATURE_NAMES, "stopword_density")
@@ -265,9 +267,7 @@ def stopword_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
     (NoiseLexicon.indices). T comes from the same pass over the text.
     """
     t, density = lexicon.indices(text)
-    row = _context_row(unit, text, lexicon, t)
-    row += (float(unit.region < 0), float(unit.region > 0), density)
-    return row
+    return [*_region_row(unit, text, lexicon, t), density]
 
 
 FEATURE_SETS: dict[str, Callable[[Unit, str, NoiseLexicon], list[float]]] = {

@@ -74,16 +74,7 @@ class NoiseLexicon:
         word inside a longer word jieba would not split counts here; the model is
         trained on the same T, and jieba, ~15 % of extraction time, stays out of it.
         """
-        pieces, pseudo = split_pseudo_words(text)
-        weights = self.words
-        total = sum(weights.get(w, 0.0) for w in pseudo)
-        plain = " ".join(pieces).lower() if pseudo else pieces[0].lower()
-        latin = self._latin_weights
-        total += sum(map(latin.get, latin_words(plain), repeat(0.0)))
-        cjk = self._cjk_pattern
-        if cjk is not None and has_cjk(plain):
-            total += sum(weights[w] for w in cjk.findall(plain))
-        return float(total)
+        return self.indices(text)[0]
 
     def indices(self, text: str) -> tuple[float, float]:
         """T of ``text`` (:meth:`word_index`) and its stop-word density, in one pass.
@@ -162,10 +153,11 @@ def build_lexicon(counts: TermCounts, config: LexiconConfig) -> NoiseLexicon:
     return NoiseLexicon(words=words, marks=marks, stopwords=select_stopwords(counts, config.stopwords))
 
 
-def is_stopword_candidate(word: str) -> bool:
-    """A word that can be a stop word: letters only, and one character if CJK
-    (NoiseLexicon.indices looks ideographs up one by one)."""
-    return word.isalpha() and (len(word) == 1 or not has_cjk(word))
+def is_stopword_candidate(word: str, noise: int, content: int) -> bool:
+    """A word seen ``noise`` times in noise and ``content`` times in main text can be a
+    stop word: found there at least as often as in noise, letters only, and one
+    character if CJK (NoiseLexicon.indices looks ideographs up one by one)."""
+    return content >= noise and word.isalpha() and (len(word) == 1 or not has_cjk(word))
 
 
 def select_stopwords(counts: TermCounts, size: int) -> frozenset[str]:
@@ -175,7 +167,7 @@ def select_stopwords(counts: TermCounts, size: int) -> frozenset[str]:
     ranked = sorted(
         (-h, word)
         for word, h in counts.content_words.items()
-        if h >= noise.get(word, 0) and is_stopword_candidate(word)
+        if is_stopword_candidate(word, noise.get(word, 0), h)
     )
     return frozenset(word for _, word in ranked[:size])
 

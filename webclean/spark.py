@@ -877,7 +877,7 @@ def _add_pairs(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
 
 def _may_be_stopword(item: tuple[tuple[str, str], tuple[int, int]]) -> bool:
     (kind, term), (n, h) = item
-    return kind == WORD and h >= n and is_stopword_candidate(term)
+    return kind == WORD and is_stopword_candidate(term, n, h)
 
 
 def _by_content_count(item: tuple[tuple[str, str], tuple[int, int]]) -> tuple[int, str]:
