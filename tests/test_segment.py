@@ -198,3 +198,67 @@ def test_each_posts_text_is_found_in_its_record():
     posts = {u.text: u.post for u in units if u.region == 0}
     assert posts["请问地板是哪个牌子的？"] == 1  # a post's text
     assert posts["用户2"] == -1 and posts["发表于 2023-5-3"] == -1  # its record's panel and date
+
+
+def _loose_thread(signed: bool = True) -> str:
+    """A thread whose posts differ in their classes beyond a number (the first post
+    marked, the replies alternating) and whose panels hold links only, so that Step 1's
+    growth does not stop at the winning post."""
+    question = "养了快三个月的桃美人，最近一周叶子明显发软，底下几片还有点皱，是缺水还是根坏了？" * 3
+    messages = [question, "先脱盆看看根吧。", "看描述不太像缺水，下面潮说明排水不好。", "楼主记得晾根期间别晒太阳。"]
+
+    def post(number: int, message: str) -> str:
+        marks = " noborder" if number == 0 else (" bg1", " bg2")[number % 2]
+        tag = "a" if signed else "span"
+        main = " first" if number == 0 else ""
+        return (
+            f"<div class='l_post j_post{marks}'><div class='d_author'><{tag} href='#'>用户{number}</{tag}>"
+            f"<{tag} href='#'>{number + 3}</{tag}></div>"
+            f"<div class='d_main{main}'><div class='p_content'><div class='d_text'>{message}</div></div>"
+            f"<div class='tail'><{tag} href='#'>回复</{tag}><span>{number + 1}楼</span></div></div></div>"
+        )
+
+    return (
+        "<html><body><div id='nav'><a href='/'>首页</a><a href='/f'>贴吧</a><a href='/g'>游戏</a></div>"
+        "<div class='p_postlist'>" + "".join(post(n, m) for n, m in enumerate(messages)) + "</div>"
+        "<div id='footer'><a href='/about'>关于我们</a><a href='/help'>帮助</a></div></body></html>"
+    )
+
+
+def test_posts_alike_in_their_first_class_word_are_a_thread_inside_the_grown_block():
+    block, units = locate_units(parse_html(_loose_thread()), Config(method="svm"))
+    assert block.element.get("class") == "p_postlist"
+    assert len(block.records) == 4
+    assert [slot.get("class") for slot in block.slots] == ["d_text"] * 4
+    posts = {u.text: u.post for u in units}
+    assert posts["先脱盆看看根吧。"] == 1 and posts["楼主记得晾根期间别晒太阳。"] == 1
+    assert posts["用户14"] == -1 and posts["回复2楼"] == -1  # a panel's links, a post's tail
+    from webclean.extract import extract
+
+    assert extract(_loose_thread()).text.splitlines()[1:] == ["先脱盆看看根吧。", "看描述不太像缺水，下面潮说明排水不好。", "楼主记得晾根期间别晒太阳。"]
+
+
+def test_a_loose_likeness_needs_a_linked_name_outside_the_posts_text():
+    # Sections and cards are alike in their first class word too; without a link
+    # beside each text (a name, a reply button) they are not taken for posts.
+    block, _ = locate_units(parse_html(_loose_thread(signed=False)), Config(method="svm"))
+    assert block.records == () and block.slots == ()
+
+
+def test_a_loose_likeness_needs_the_posts_texts_to_hold_most_of_the_records_text():
+    # Cards whose matching element is a short caption beside a long text of its own.
+    def card(number: int) -> str:
+        text = "这座博物馆建于上世纪初，馆内收藏了大量当地的历史文物和民俗用品，每年吸引很多游客前来参观。" * (3 if number == 0 else 2)
+        return (
+            f"<div class='card c{number}'><a href='/map/{number}'>地图</a><div class='body'>{text}</div>"
+            f"<div class='credit small'>摄影：作者{number}</div></div>"
+        )
+
+    markup = "<html><body><div id='list'>" + "".join(card(n) for n in range(4)) + "</div></body></html>"
+    root = parse_html(markup)
+    winner = root.find(".//div[@class='credit small']")
+    from webclean.locate import _thread
+
+    total = {el: len("".join(el.itertext())) for el in root.iter()}
+    assert _thread(winner, winner.getparent(), total) is None
+    assert _thread(root.find(".//div[@class='body']"), winner.getparent(), total) is not None
