@@ -77,7 +77,19 @@ def test_link_runs_leave_the_headline_after_a_menu():
 def test_method_svm_smooths_link_runs_and_paper_does_not():
     from webclean.extract import SMOOTHING
 
-    assert SMOOTHING == {"paper": (), "svm": ("link_runs",)}
+    assert SMOOTHING == {"paper": (), "svm": ("link_runs", "credits")}
+
+
+def test_credits_drop_short_lines_that_name_a_source_or_an_editor():
+    body = "本报讯 记者从市环保局获悉，今年以来全市空气质量优良天数比例同比提高了五个百分点。"
+    lines = [body, "（责任编辑：张三）", "来源：新华社", "來源： 中央社", "编辑:李四 校对:王五"]
+    units = [_unit(text) for text in lines]
+    assert smooth(units, list(lines), 40, ("credits",)) == [body, None, None, None, None]
+    # A label in a longer line is prose that quotes one, or a paragraph that ends with it.
+    quoting = "据报道，来源：当地政府的一份通报称，今年以来全市空气质量优良天数比例同比提高了五个百分点。"
+    assert smooth([_unit(quoting)], [quoting], 40, ("credits",)) == [quoting]
+    # Without a label, or without the colon, a short line is the classifier's.
+    assert smooth([_unit("新华社"), _unit("编辑推荐")], ["新华社", "编辑推荐"], 40, ("credits",)) == ["新华社", "编辑推荐"]
 
 
 def test_units_the_link_runs_pass_drops_are_not_classified():

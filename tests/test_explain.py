@@ -11,7 +11,7 @@ import pytest
 from webclean.classifier import SVMParams
 from webclean.cli import main
 from webclean.config import Config
-from webclean.explain import AS_IS, DROPPED, KEPT, LINK_RUN, PARTLY_KEPT, POST, POST_REST, explain
+from webclean.explain import AS_IS, CREDIT, DROPPED, KEPT, LINK_RUN, PARTLY_KEPT, POST, POST_REST, explain
 from webclean.extract import extract
 from webclean.lexicon import NoiseLexicon
 from webclean.model import Model
@@ -59,6 +59,15 @@ def test_a_threads_posts_and_the_rest_of_their_records_are_told_apart():
     label = next(u for u in units if u.text == "积分" and u.decision is not None)
     assert label.outcome == POST_REST and label.kept == ""
     assert not any(u.outcome in (POST, POST_REST) for u in explain(BLOG.read_bytes()).units)
+
+
+def test_a_credit_line_is_told_apart_and_dropped():
+    body = "本报讯 记者从市环保局获悉，今年以来全市空气质量优良天数比例同比提高了五个百分点，细颗粒物浓度继续下降。"
+    html = f"<html><body><div><p>{body}</p><p>{body}</p><p>（责任编辑：张三）</p></div></body></html>"
+    explanation = explain(html)
+    credit = next(u for u in explanation.units if "责任编辑" in u.text)
+    assert credit.outcome == CREDIT and credit.kept == ""
+    assert "责任编辑" not in explanation.text and explanation.text == extract(html).text
 
 
 def test_the_noise_filter_and_table_cells_are_told_apart():

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from webclean.config import Config
-from webclean.denoise import denoise, link_runs
+from webclean.denoise import denoise, is_credit, link_runs
 from webclean.extract import FEATURE_SET, KEEP_WHOLE, SMOOTHING, check_model, locate_page
 from webclean.features import feature_matrix
 from webclean.locate import text_length
@@ -28,6 +28,7 @@ DROPPED = "dropped"
 LINK_RUN = "link run"  # dropped with a run of all-link lines, not classified
 POST = "post"  # a thread's post text, kept whatever the classifier says (locate._records)
 POST_REST = "post rest"  # the rest of a post's record (user panel, signature), dropped
+CREDIT = "credit"  # a news page's source or editor line, dropped (denoise.is_credit)
 AS_IS = "as is"  # not a sample: kept as it is (method paper's table cells)
 
 _REGIONS = {-1: "before", 0: "block", 1: "after"}
@@ -42,7 +43,7 @@ class UnitReport:
     length: int  # characters other than white space
     link_ratio: float
     decision: float | None  # the classifier's value for the whole unit; None where not classified
-    outcome: str  # KEPT, PARTLY_KEPT, DROPPED, LINK_RUN, POST, POST_REST or AS_IS
+    outcome: str  # KEPT, PARTLY_KEPT, DROPPED, LINK_RUN, POST, POST_REST, CREDIT or AS_IS
     kept: str  # what the extraction keeps of it ("" when nothing)
 
 
@@ -115,6 +116,8 @@ def explain(
             outcome = POST if unit.post > 0 else POST_REST
         elif in_runs[i]:
             outcome = LINK_RUN
+        elif "credits" in smoothing and is_credit(unit):
+            outcome = CREDIT
         elif not text:
             outcome = DROPPED
         else:
