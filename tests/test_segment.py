@@ -200,7 +200,7 @@ def test_each_posts_text_is_found_in_its_record():
     assert posts["用户2"] == -1 and posts["发表于 2023-5-3"] == -1  # its record's panel and date
 
 
-def _loose_thread(signed: bool = True) -> str:
+def _loose_thread(signed: bool = True, head: str = "", tail: str = "") -> str:
     """A thread whose posts differ in their classes beyond a number (the first post
     marked, the replies alternating) and whose panels hold links only, so that Step 1's
     growth does not stop at the winning post."""
@@ -220,7 +220,7 @@ def _loose_thread(signed: bool = True) -> str:
 
     return (
         "<html><body><div id='nav'><a href='/'>首页</a><a href='/f'>贴吧</a><a href='/g'>游戏</a></div>"
-        "<div class='p_postlist'>" + "".join(post(n, m) for n, m in enumerate(messages)) + "</div>"
+        f"<div class='p_postlist'>{head}" + "".join(post(n, m) for n, m in enumerate(messages)) + f"{tail}</div>"
         "<div id='footer'><a href='/about'>关于我们</a><a href='/help'>帮助</a></div></body></html>"
     )
 
@@ -262,3 +262,19 @@ def test_a_loose_likeness_needs_the_posts_texts_to_hold_most_of_the_records_text
     total = {el: len("".join(el.itertext())) for el in root.iter()}
     assert _thread(winner, winner.getparent(), total) is None
     assert _thread(root.find(".//div[@class='body']"), winner.getparent(), total) is not None
+
+
+def test_a_thread_ends_with_its_last_post():
+    # What follows the last post inside the thread's block (who is online, a reply box)
+    # is dropped with the records' panels; what comes before the first post is left
+    # to the classifier.
+    head = "<h1>新手求助：多肉叶子发软发皱是缺水还是根坏了</h1>"
+    tail = "<div class='online'>当前在线用户共十二人，其中会员三人，游客九人</div>"
+    block, units = locate_units(parse_html(_loose_thread(head=head, tail=tail)), Config(method="svm"))
+    posts = {u.text: u.post for u in units}
+    assert len(block.records) == 4
+    assert posts["新手求助：多肉叶子发软发皱是缺水还是根坏了"] == 0
+    assert posts["当前在线用户共十二人，其中会员三人，游客九人"] == -1
+    from webclean.extract import extract
+
+    assert "当前在线" not in extract(_loose_thread(head=head, tail=tail)).text

@@ -54,8 +54,9 @@ class Unit(NamedTuple):
     # block, 1 of the margin after it, 0 in it (extract.MARGIN_LINES).
     region: int = 0
     # In a thread located as its posts (locate._records): 1 for a line of a post's
-    # text, -1 for one elsewhere in a post's record (its panel, signature, links), 0
-    # for any other line. Not a feature: denoise keeps and drops these lines as such.
+    # text, -1 for one elsewhere in a post's record (its panel, signature, links) or
+    # after the last record (reply box, pager, who is online: docs/quality.md, #55),
+    # 0 for any other line. Not a feature: denoise keeps and drops these lines as such.
     post: int = 0
 
     @property
@@ -354,13 +355,17 @@ def line_units(
             [-1] * first + [0] * (last - first + 1) + [1] * (n - 1 - last),
             windows,
             repeat(region, n),
-            repeat(0, n) if posts is None else [_post_of(owner, *posts) for owner in owners],
+            repeat(0, n) if posts is None else _thread_posts(owners, *posts),
         )
     )
 
 
-def _post_of(owner: etree._Element, texts: set[etree._Element], records: set[etree._Element]) -> int:
-    return 1 if owner in texts else -1 if owner in records else 0
+def _thread_posts(owners: Sequence[etree._Element], texts: set[etree._Element], records: set[etree._Element]) -> list[int]:
+    """Unit.post of each line of a thread's block: a thread ends with its last post."""
+    column = [1 if owner in texts else -1 if owner in records else 0 for owner in owners]
+    last = max((i for i, post in enumerate(column) if post), default=len(column) - 1)
+    column[last + 1 :] = [-1] * (len(column) - last - 1)
+    return column
 
 
 def _main_depth(depths: Sequence[int], lengths: Sequence[int], ratios: Sequence[float]) -> int:
