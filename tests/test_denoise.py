@@ -111,3 +111,15 @@ def test_units_the_link_runs_pass_drops_are_not_classified():
         kept = module.denoise(units, None, Everything(), 40, "counting", ("link_runs",))
     assert kept == [None, None, LONG]
     assert "Home" not in classified and "News" not in classified
+
+
+def test_credits_drop_a_pictures_credit_up_to_a_caption_long():
+    prose = "The council met on Monday to discuss the new bridge over the river, and voted to fund it. " * 3
+    caption = "Marco Odermatt, the Swiss skier, at the start in Wengen. © AFP / Marco Bertorello"
+    lines = [prose, caption, "Foto: dpa", "(crédito: Minervino Júnior/CB/D.A.Press)", "Image: a cat on a roof"]
+    units = [_unit(text) for text in lines]
+    assert smooth(units, list(lines), 40, ("credits",)) == [prose, None, None, None, None]
+    # A label in a long paragraph, or a word without its colon, is the classifier's.
+    long_line = prose + "Photo: the bridge as it will look."
+    kept = ["The photo shows the bridge.", long_line]
+    assert smooth([_unit(text) for text in kept], list(kept), 40, ("credits",)) == kept

@@ -28,7 +28,7 @@ DROPPED = "dropped"
 LINK_RUN = "link run"  # dropped with a run of all-link lines, not classified
 POST = "post"  # a thread's post text, kept whatever the classifier says (locate._records)
 POST_REST = "post rest"  # the rest of a post's record (user panel, signature), dropped
-CREDIT = "credit"  # a news page's source or editor line, dropped (denoise.is_credit)
+CREDIT = "credit"  # a source or editor line, or a picture's credit, dropped (denoise.is_credit)
 AS_IS = "as is"  # not a sample: kept as it is (method paper's table cells)
 
 _REGIONS = {-1: "before", 0: "block", 1: "after"}
