@@ -77,7 +77,7 @@ def test_link_runs_leave_the_headline_after_a_menu():
 def test_method_svm_smooths_link_runs_and_paper_does_not():
     from webclean.extract import SMOOTHING
 
-    assert SMOOTHING == {"paper": (), "svm": ("link_runs", "credits")}
+    assert SMOOTHING == {"paper": (), "svm": ("link_runs", "credits", "see_also")}
 
 
 def test_credits_drop_short_lines_that_name_a_source_or_an_editor():
@@ -123,3 +123,19 @@ def test_credits_drop_a_pictures_credit_up_to_a_caption_long():
     long_line = prose + "Photo: the bridge as it will look."
     kept = ["The photo shows the bridge.", long_line]
     assert smooth([_unit(text) for text in kept], list(kept), 40, ("credits",)) == kept
+
+
+def test_see_also_drops_a_line_that_opens_with_a_read_also_label():
+    prose = "The council met on Monday to discuss the new bridge over the river, and voted to fund it. " * 3
+    lines = [
+        prose,
+        "Lesen Sie auch: Diese 3 Sternzeichen verschenken ihr Herz an den Falschen",
+        "VEA TAMBIÉN: Estrella de la educación no brilla para estudiantes",
+        "Czytaj też: Wyścig zbrojeń ruszył z kopyta",
+        "延伸阅读：57岁小学肄业 广西骗子演绎惊天骗局",
+    ]
+    units = [_unit(text) for text in lines]
+    assert smooth(units, list(lines), 40, ("see_also",)) == [prose, None, None, None, None]
+    # The label must open the line and be followed by its delimiter.
+    kept = ["We read also the minutes of the last meeting: nothing new.", "See also the table below", "Related"]
+    assert smooth([_unit(text) for text in kept], list(kept), 40, ("see_also",)) == kept

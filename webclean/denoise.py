@@ -90,7 +90,7 @@ def decide(
 
 
 # The passes of smooth(), in the order they run.
-SMOOTHING_PASSES = ("link_runs", "islands", "bridges", "credits")
+SMOOTHING_PASSES = ("link_runs", "islands", "bridges", "credits", "see_also")
 # A credit line: a short line that names the story's source or its editor (来源：新华社,
 # 责任编辑：张三). It is the page's metadata (Extraction.source), not its text.
 CREDIT_CHARS = 30
@@ -123,9 +123,14 @@ def smooth(
       longer than β, is content: a sub-heading or a short paragraph of the text;
     - ``credits``: a line of at most CREDIT_CHARS characters that holds a source or an
       editor's label (来源：, 责任编辑：) is noise: a news page's credit line, which the
-      classifier, having seen few, often keeps (docs/quality.md, change #54).
-    Table cells (not samples) are left as they are. ``link_runs`` and ``credits`` raised
-    F1 on the dev data as a whole (docs/quality.md); the others stay for measurement.
+      classifier, having seen few, often keeps (docs/quality.md, change #54); and a
+      line of at most PICTURE_CREDIT_CHARS with a copyright sign or a picture label (#56);
+    - ``see_also``: a line of at most SEE_ALSO_CHARS characters that opens with a "read
+      also" label (Lesen Sie auch:, VEA TAMBIÉN:, 延伸阅读：) is noise: another story's
+      headline (#57).
+    Table cells (not samples) are left as they are. ``link_runs``, ``credits`` and
+    ``see_also`` raised F1 on the dev data as a whole (docs/quality.md); the others stay
+    for measurement.
     """
     unknown = set(passes) - set(SMOOTHING_PASSES)
     if unknown:
@@ -136,6 +141,8 @@ def smooth(
         kept = [None if dropped else text for text, dropped in zip(kept, link_runs(units, link_run, beta))]
     if "credits" in passes:
         kept = [None if is_credit(unit) else text for unit, text in zip(units, kept)]
+    if "see_also" in passes:
+        kept = [None if is_see_also(unit) else text for unit, text in zip(units, kept)]
     if "islands" not in passes and "bridges" not in passes:
         return kept
     short = [u.is_sample and text_length(u.text) <= beta for u in units]
@@ -192,6 +199,24 @@ def link_runs(
                 if 0 <= i < n and units[i].is_sample and text_length(units[i].text) <= beta:
                     dropped[i] = units[i].text not in title
     return dropped
+
+
+# A see-also line: a line that opens with a "read also" label and its delimiter, the
+# headline of another story after it (Lesen Sie auch: …, VEA TAMBIÉN: …, 延伸阅读：…).
+SEE_ALSO_CHARS = 200
+_SEE_ALSO_RE = re.compile(
+    r"^\W*(?:(?:lea|vea|lee|mira) (?:más|también|además)|lue (?:myös|lisää)|read (?:more|also|next)"
+    r"|(?:zobacz|czytaj) (?:także|też|również)|(?:auch )?lesen sie (?:auch|mehr|hier)|auch lesen"
+    r"|mehr (?:zum thema|dazu|lesen)|auch interessant|siehe auch|see also|related(?: articles?| stories| posts?)?"
+    r"|(?:leia|veja) (?:mais|também)|(?:à )?lire aussi|voir aussi|leggi anche|lees ook|läs (?:också|mer)"
+    r"|les også|læs også|相关阅读|延伸阅读|推荐阅读|相关新闻|相关报道|相关链接)\s*[:：»>|-]",
+    re.IGNORECASE,
+)
+
+
+def is_see_also(unit: Unit) -> bool:
+    """Whether the unit is a see-also line (smooth's ``see_also``)."""
+    return unit.is_sample and text_length(unit.text) <= SEE_ALSO_CHARS and _SEE_ALSO_RE.search(unit.text) is not None
 
 
 def is_credit(unit: Unit) -> bool:

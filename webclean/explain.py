@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from webclean.config import Config
-from webclean.denoise import denoise, is_credit, link_runs
+from webclean.denoise import denoise, is_credit, is_see_also, link_runs
 from webclean.extract import FEATURE_SET, KEEP_WHOLE, SMOOTHING, check_model, locate_page
 from webclean.features import feature_matrix
 from webclean.locate import text_length
@@ -29,6 +29,7 @@ LINK_RUN = "link run"  # dropped with a run of all-link lines, not classified
 POST = "post"  # a thread's post text, kept whatever the classifier says (locate._records)
 POST_REST = "post rest"  # the rest of a post's record (user panel, signature), dropped
 CREDIT = "credit"  # a source or editor line, or a picture's credit, dropped (denoise.is_credit)
+SEE_ALSO = "see also"  # a "read also" line, another story's headline, dropped (denoise.is_see_also)
 AS_IS = "as is"  # not a sample: kept as it is (method paper's table cells)
 
 _REGIONS = {-1: "before", 0: "block", 1: "after"}
@@ -43,7 +44,7 @@ class UnitReport:
     length: int  # characters other than white space
     link_ratio: float
     decision: float | None  # the classifier's value for the whole unit; None where not classified
-    outcome: str  # KEPT, PARTLY_KEPT, DROPPED, LINK_RUN, POST, POST_REST, CREDIT or AS_IS
+    outcome: str  # KEPT, PARTLY_KEPT, DROPPED, LINK_RUN, POST, POST_REST, CREDIT, SEE_ALSO or AS_IS
     kept: str  # what the extraction keeps of it ("" when nothing)
 
 
@@ -118,6 +119,8 @@ def explain(
             outcome = LINK_RUN
         elif "credits" in smoothing and is_credit(unit):
             outcome = CREDIT
+        elif "see_also" in smoothing and is_see_also(unit):
+            outcome = SEE_ALSO
         elif not text:
             outcome = DROPPED
         else:
