@@ -360,7 +360,9 @@ def line_units(
     )
 
 
-def _thread_posts(owners: Sequence[etree._Element], texts: set[etree._Element], records: set[etree._Element]) -> list[int]:
+def _thread_posts(
+    owners: Sequence[etree._Element], texts: set[etree._Element], records: set[etree._Element]
+) -> list[int]:
     """Unit.post of each line of a thread's block: a thread ends with its last post."""
     column = [1 if owner in texts else -1 if owner in records else 0 for owner in owners]
     last = max((i for i, post in enumerate(column) if post), default=len(column) - 1)

@@ -212,7 +212,7 @@ def _records(best: etree._Element, total: dict[etree._Element, int], ascend_gain
         if total.get(parent, 0) >= (1.0 + ascend_gain) * total[best]:
             signature = _record_signature(element)
             if signature is not None:
-                alike = tuple(child for child in parent if total.get(child, 0) and _record_signature(child) == signature)
+                alike = tuple(c for c in parent if total.get(c, 0) and _record_signature(c) == signature)
                 if len(alike) >= _RECORDS:
                     return alike, _slots(best, alike)
             thread = _thread(best, element, total)
@@ -261,6 +261,15 @@ def _first_class(element: etree._Element) -> str:
     return classes[0] if classes else ""
 
 
+def _loose_signature(element: etree._Element) -> tuple[str, str, str] | None:
+    """Tag, first class word and id without digits; None for an element with neither."""
+    ident = _DIGITS_RE.sub("", element.get("id") or "")
+    first = _first_class(element)
+    if not first and not ident:
+        return None
+    return str(element.tag), first, ident
+
+
 def _thread(winner: etree._Element, element: etree._Element, total: dict[etree._Element, int]) -> Thread | None:
     """``element`` and its siblings as a thread's posts, by a looser likeness, or None.
 
@@ -271,14 +280,13 @@ def _thread(winner: etree._Element, element: etree._Element, total: dict[etree._
     and first class words. So loose a likeness also matches an article's sections and
     a page's cards, so it counts only when the records look like posts: at least three
     with a post's text, those texts hold at least half the records' counted text, and
-    at least three records show a linked name outside their text (the author's).
+    at least three records show a link outside their text (the author's name, a reply
+    button).
     """
-    ident = _DIGITS_RE.sub("", element.get("id") or "")
-    key = (element.tag, _first_class(element), ident)
-    if not key[1] and not ident:
+    key = _loose_signature(element)
+    if key is None:
         return None
-    parent = element.getparent()
-    alike = [child for child in parent if total.get(child, 0) and (child.tag, _first_class(child), _DIGITS_RE.sub("", child.get("id") or "")) == key]
+    alike = [child for child in element.getparent() if total.get(child, 0) and _loose_signature(child) == key]
     if len(alike) < _RECORDS:
         return None
     steps = _steps(winner, element, _first_class)
@@ -294,9 +302,7 @@ def _thread(winner: etree._Element, element: etree._Element, total: dict[etree._
 
 def _signed(record: etree._Element, text: etree._Element) -> bool:
     """Whether the record holds a link with text outside the post's text."""
-    return any(
-        "".join(link.itertext()).strip() and text not in link.iterancestors() for link in record.iter("a")
-    )
+    return any("".join(link.itertext()).strip() and text not in link.iterancestors() for link in record.iter("a"))
 
 
 def _class_string(element: etree._Element) -> str:
