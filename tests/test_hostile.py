@@ -119,8 +119,14 @@ def test_every_case_is_covered(corpus):
 # the PageTimeout was raised inside a destructor, printed as unraisable and lost. The
 # alarm now repeats until the limit is disarmed; this case shows it.
 CASES = list(EXPECTED)
+# A page that runs into its time limit may have the limit's alarm go off inside a
+# garbage-collector callback (hypothesis installs one), where Python reports the
+# exception as unraisable and ignores it; limits.py repeats the alarm for that reason,
+# and the answer is asserted below. The report is not a failure of the case.
+_ALARM_IN_GC = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 
 
+@_ALARM_IN_GC
 @pytest.mark.parametrize("name", CASES)
 def test_case_through_extract(corpus, name):
     case = next(c for c in corpus.cases if c.name == name)
@@ -130,6 +136,7 @@ def test_case_through_extract(corpus, name):
     _assert_answer(result, EXPECTED[name][0], seconds)
 
 
+@_ALARM_IN_GC
 @pytest.mark.parametrize("name", CASES)
 def test_case_through_iter_warc(warc_pages, name):
     page = warc_pages[name]
