@@ -77,7 +77,7 @@ def test_link_runs_leave_the_headline_after_a_menu():
 def test_method_svm_smooths_link_runs_and_paper_does_not():
     from webclean.extract import SMOOTHING
 
-    assert SMOOTHING == {"paper": (), "svm": ("link_runs", "credits", "see_also")}
+    assert SMOOTHING == {"paper": (), "svm": ("link_runs", "credits", "see_also", "tail_headings")}
 
 
 def test_credits_drop_short_lines_that_name_a_source_or_an_editor():
@@ -139,3 +139,24 @@ def test_see_also_drops_a_line_that_opens_with_a_read_also_label():
     # The label must open the line and be followed by its delimiter.
     kept = ["We read also the minutes of the last meeting: nothing new.", "See also the table below", "Related"]
     assert smooth([_unit(text) for text in kept], list(kept), 40, ("see_also",)) == kept
+
+
+def test_tail_headings_drop_a_heading_over_nothing_kept_after_the_text():
+    prose = "The council met on Monday to discuss the new bridge over the river, and voted to fund it. " * 2
+    units = [
+        _unit("The bridge", "heading"),
+        _unit(prose),
+        _unit("What comes next", "heading"),
+        _unit("Work starts in May."),
+        _unit("Related stories", "heading"),
+        _unit("Another story about another bridge", "link"),
+        _unit("Newsletter", "heading"),
+    ]
+    kept = [u.text for u in units]
+    kept[5] = None  # the related story, dropped by the classifier
+    out = smooth(units, kept, 40, ("tail_headings",))
+    # A heading over a kept short paragraph stays; those over nothing kept go.
+    assert out == ["The bridge", prose, "What comes next", "Work starts in May.", None, None, None]
+    # Without a long paragraph kept, nothing is a tail.
+    short = [_unit("A heading", "heading"), _unit("Short text.")]
+    assert smooth(short, ["A heading", None], 40, ("tail_headings",)) == ["A heading", None]

@@ -90,7 +90,9 @@ def decide(
 
 
 # The passes of smooth(), in the order they run.
-SMOOTHING_PASSES = ("link_runs", "islands", "bridges", "credits", "see_also")
+SMOOTHING_PASSES = ("link_runs", "islands", "bridges", "credits", "see_also", "tail_headings")
+# A paragraph of more than this many characters is the text's own (tail_headings).
+TEXT_PARAGRAPH_CHARS = 80
 # A credit line: a short line that names the story's source or its editor (来源：新华社,
 # 责任编辑：张三). It is the page's metadata (Extraction.source), not its text.
 CREDIT_CHARS = 30
@@ -127,7 +129,10 @@ def smooth(
       line of at most PICTURE_CREDIT_CHARS with a copyright sign or a picture label (#56);
     - ``see_also``: a line of at most SEE_ALSO_CHARS characters that opens with a "read
       also" label (Lesen Sie auch:, VEA TAMBIÉN:, 延伸阅读：) is noise: another story's
-      headline (#57).
+      headline (#57);
+    - ``tail_headings``: a kept heading after the last kept paragraph of more than
+      TEXT_PARAGRAPH_CHARS characters, with nothing kept between it and the next heading
+      or the end, is noise: it heads a box whose lines are dropped (#58).
     Table cells (not samples) are left as they are. ``link_runs``, ``credits`` and
     ``see_also`` raised F1 on the dev data as a whole (docs/quality.md); the others stay
     for measurement.
@@ -144,6 +149,8 @@ def smooth(
         kept = [None if text and is_credit(unit) else text for unit, text in zip(units, kept)]
     if "see_also" in passes:
         kept = [None if text and is_see_also(unit) else text for unit, text in zip(units, kept)]
+    if "tail_headings" in passes:
+        kept = [None if tail else text for text, tail in zip(kept, tail_headings(units, kept))]
     if "islands" not in passes and "bridges" not in passes:
         return kept
     short = [u.is_sample and text_length(u.text) <= beta for u in units]
@@ -213,6 +220,31 @@ _SEE_ALSO_RE = re.compile(
     r"|les også|læs også|相关阅读|延伸阅读|推荐阅读|相关新闻|相关报道|相关链接)\s*[:：»>|-]",
     re.IGNORECASE,
 )
+
+
+def tail_headings(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
+    """Which units are kept headings that head nothing kept, after the text's last kept
+    paragraph (smooth's ``tail_headings``): the heading of a box of related stories, of
+    the comments or of a newsletter form, whose lines are dropped."""
+    last = max(
+        (
+            i
+            for i, (unit, text) in enumerate(zip(units, kept))
+            if text and unit.kind in ("p", "text", "list") and text_length(unit.text) > TEXT_PARAGRAPH_CHARS
+        ),
+        default=None,
+    )
+    tail = [False] * len(units)
+    if last is None:
+        return tail
+    heads_nothing = True  # nothing kept between this unit and the next heading or the end
+    for i in range(len(units) - 1, last, -1):
+        if units[i].kind == "heading":
+            tail[i] = bool(kept[i]) and heads_nothing
+            heads_nothing = True
+        elif kept[i]:
+            heads_nothing = False
+    return tail
 
 
 def is_see_also(unit: Unit) -> bool:
