@@ -8,6 +8,7 @@ should run pages in processes, as Spark's Python workers do.
 
 from __future__ import annotations
 
+import gc
 import signal
 import threading
 import time
@@ -43,14 +44,22 @@ def time_limit(seconds: float) -> Iterator[None]:
 
     started = time.monotonic()
     previous = signal.signal(signal.SIGALRM, on_alarm)
-    # The alarm repeats: a PageTimeout raised while Python runs a destructor or a GC
-    # callback (freeing a large lxml tree) is printed as unraisable and lost, and a
-    # single alarm would then let the page run to its end.
+    # No cyclic garbage collection while the limit runs: a PageTimeout raised inside a
+    # collector callback or a destructor it calls is printed as unraisable and lost, and
+    # the repeated alarm then fires into whatever handles that report (a test runner's
+    # hook among them). Cycles made by one page are collected after it.
+    collecting = gc.isenabled()
+    gc.disable()
+    # The alarm repeats: a PageTimeout raised while Python runs a destructor that
+    # reference counting calls is printed as unraisable and lost too, and a single
+    # alarm would then let the page run to its end.
     signal.setitimer(signal.ITIMER_REAL, seconds, _REPEAT)
     try:
         yield
     finally:
         _disarm(active)
+        if collecting:
+            gc.enable()
         # None: a handler installed from C, which Python cannot reinstall; the default is the closest.
         signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
         if outer > 0:
