@@ -38,7 +38,7 @@ FEATURE_SET = {"paper": "paper", "svm": "stopwords"}
 # the model is trained with it.
 MARGIN_LINES: dict[str, tuple[int | None, int]] = {"paper": (0, 0), "svm": (None, 0)}
 # The passes of denoise.smooth each method runs. The paper decides each tag alone;
-# for svm, link_runs is the one pass that raised CV F1 on every dev set (docs/quality.md).
+# for svm, the passes that raised CV F1 on the dev data as a whole (docs/quality.md).
 # A per-method constant, not a setting: it is part of what each method is, and a
 # packaged model is trained and judged with its method's passes.
 SMOOTHING: dict[str, tuple[str, ...]] = {"paper": (), "svm": ("link_runs", "credits", "see_also", "tail_headings")}

@@ -247,13 +247,8 @@ def _posts_within(winner: etree._Element, block: etree._Element, total: dict[etr
     return None
 
 
-def _record_signature(element: etree._Element) -> tuple[str, str, str] | None:
-    """Tag, class and id without digits; None for an element with neither class nor id."""
-    classes = (element.get("class") or "").strip()
-    ident = _DIGITS_RE.sub("", element.get("id") or "")
-    if not classes and not ident:
-        return None
-    return str(element.tag), classes, ident
+def _class_string(element: etree._Element) -> str:
+    return (element.get("class") or "").strip()
 
 
 def _first_class(element: etree._Element) -> str:
@@ -261,13 +256,17 @@ def _first_class(element: etree._Element) -> str:
     return classes[0] if classes else ""
 
 
-def _loose_signature(element: etree._Element) -> tuple[str, str, str] | None:
-    """Tag, first class word and id without digits; None for an element with neither."""
+def _record_signature(
+    element: etree._Element, key: Callable[[etree._Element], str] = _class_string
+) -> tuple[str, str, str] | None:
+    """Tag, class (its ``key``: the whole string, or the first word for the loose
+    likeness of :func:`_thread`) and id without digits; None for an element with
+    neither class nor id."""
+    classes = key(element)
     ident = _DIGITS_RE.sub("", element.get("id") or "")
-    first = _first_class(element)
-    if not first and not ident:
+    if not classes and not ident:
         return None
-    return str(element.tag), first, ident
+    return str(element.tag), classes, ident
 
 
 def _thread(winner: etree._Element, element: etree._Element, total: dict[etree._Element, int]) -> Thread | None:
@@ -283,10 +282,11 @@ def _thread(winner: etree._Element, element: etree._Element, total: dict[etree._
     at least three records show a link outside their text (the author's name, a reply
     button).
     """
-    key = _loose_signature(element)
+    key = _record_signature(element, _first_class)
     if key is None:
         return None
-    alike = [child for child in element.getparent() if total.get(child, 0) and _loose_signature(child) == key]
+    parent = element.getparent()
+    alike = [child for child in parent if total.get(child, 0) and _record_signature(child, _first_class) == key]
     if len(alike) < _RECORDS:
         return None
     steps = _steps(winner, element, _first_class)
@@ -303,10 +303,6 @@ def _thread(winner: etree._Element, element: etree._Element, total: dict[etree._
 def _signed(record: etree._Element, text: etree._Element) -> bool:
     """Whether the record holds a link with text outside the post's text."""
     return any("".join(link.itertext()).strip() and text not in link.iterancestors() for link in record.iter("a"))
-
-
-def _class_string(element: etree._Element) -> str:
-    return (element.get("class") or "").strip()
 
 
 def _steps(best: etree._Element, record: etree._Element, key: Callable[[etree._Element], str]) -> list[tuple[str, str]]:
