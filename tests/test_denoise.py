@@ -77,7 +77,7 @@ def test_link_runs_leave_the_headline_after_a_menu():
 def test_method_svm_smooths_link_runs_and_paper_does_not():
     from webclean.extract import SMOOTHING
 
-    assert SMOOTHING == {"paper": (), "svm": ("link_runs", "credits", "see_also", "tail_headings")}
+    assert SMOOTHING == {"paper": (), "svm": ("link_runs", "credits", "see_also", "empty_headings")}
 
 
 def test_credits_drop_short_lines_that_name_a_source_or_an_editor():
@@ -141,7 +141,7 @@ def test_see_also_drops_a_line_that_opens_with_a_read_also_label():
     assert smooth([_unit(text) for text in kept], list(kept), 40, ("see_also",)) == kept
 
 
-def test_tail_headings_drop_a_heading_over_nothing_kept_after_the_text():
+def test_empty_headings_drop_a_heading_over_nothing_kept_after_the_text():
     prose = "The council met on Monday to discuss the new bridge over the river, and voted to fund it. " * 2
     units = [
         _unit("The bridge", "heading"),
@@ -154,9 +154,30 @@ def test_tail_headings_drop_a_heading_over_nothing_kept_after_the_text():
     ]
     kept = [u.text for u in units]
     kept[5] = None  # the related story, dropped by the classifier
-    out = smooth(units, kept, 40, ("tail_headings",))
+    out = smooth(units, kept, 40, ("empty_headings",))
     # A heading over a kept short paragraph stays; those over nothing kept go.
     assert out == ["The bridge", prose, "What comes next", "Work starts in May.", None, None, None]
     # Without a long paragraph kept, nothing is a tail.
     short = [_unit("A heading", "heading"), _unit("Short text.")]
-    assert smooth(short, ["A heading", None], 40, ("tail_headings",)) == ["A heading", None]
+    assert smooth(short, ["A heading", None], 40, ("empty_headings",)) == ["A heading", None]
+
+
+def test_empty_headings_inside_the_text_need_dropped_lines_under_them():
+    prose = "The council met on Monday to discuss the new bridge over the river, and voted to fund it. " * 2
+    units = [
+        _unit("Bridge vote", "heading"),
+        _unit("A deck under the headline", "heading"),
+        _unit(prose),
+        _unit("You may also like", "heading"),
+        _unit("Subscribe to our newsletter"),
+        _unit("What the council said", "heading"),
+        _unit("Costs", "heading"),
+        _unit(prose),
+    ]
+    kept = [u.text for u in units]
+    kept[4] = None  # the teaser box's line, dropped by the classifier
+    out = smooth(units, kept, 40, ("empty_headings",))
+    # Between the long paragraphs: the heading over a dropped line goes; a heading
+    # directly over another heading stays, as do the headline and its deck before
+    # the first long paragraph.
+    assert out == ["Bridge vote", "A deck under the headline", prose, None, None, "What the council said", "Costs", prose]

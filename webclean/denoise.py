@@ -90,8 +90,8 @@ def decide(
 
 
 # The passes of smooth(), in the order they run.
-SMOOTHING_PASSES = ("link_runs", "islands", "bridges", "credits", "see_also", "tail_headings")
-# A paragraph of more than this many characters is the text's own (tail_headings).
+SMOOTHING_PASSES = ("link_runs", "islands", "bridges", "credits", "see_also", "empty_headings")
+# A paragraph of more than this many characters is the text's own (empty_headings).
 TEXT_PARAGRAPH_CHARS = 80
 # A credit line: a short line that names the story's source or its editor (来源：新华社,
 # 责任编辑：张三). It is the page's metadata (Extraction.source), not its text.
@@ -130,11 +130,13 @@ def smooth(
     - ``see_also``: a line of at most SEE_ALSO_CHARS characters that opens with a "read
       also" label (Lesen Sie auch:, VEA TAMBIÉN:, 延伸阅读：) is noise: another story's
       headline (#57);
-    - ``tail_headings``: a kept heading after the last kept paragraph of more than
-      TEXT_PARAGRAPH_CHARS characters, with nothing kept between it and the next heading
-      or the end, is noise: it heads a box whose lines are dropped (#58).
+    - ``empty_headings``: a kept heading after the text's first kept paragraph of more
+      than TEXT_PARAGRAPH_CHARS characters, with nothing kept between it and the next
+      heading or the end, is noise when lines (all dropped) lie under it, or when it
+      comes after the text's last such paragraph: it heads a box whose lines are
+      dropped (docs/quality.md, #58 and #59).
     Table cells (not samples) are left as they are. ``link_runs``, ``credits``,
-    ``see_also`` and ``tail_headings`` raised F1 on the dev data as a whole
+    ``see_also`` and ``empty_headings`` raised F1 on the dev data as a whole
     (docs/quality.md); the others stay for measurement.
     """
     unknown = set(passes) - set(SMOOTHING_PASSES)
@@ -149,8 +151,8 @@ def smooth(
         kept = [None if text and is_credit(unit) else text for unit, text in zip(units, kept)]
     if "see_also" in passes:
         kept = [None if text and is_see_also(unit) else text for unit, text in zip(units, kept)]
-    if "tail_headings" in passes:
-        kept = [None if tail else text for text, tail in zip(kept, tail_headings(units, kept))]
+    if "empty_headings" in passes:
+        kept = [None if empty else text for text, empty in zip(kept, empty_headings(units, kept))]
     if "islands" not in passes and "bridges" not in passes:
         return kept
     short = [u.is_sample and text_length(u.text) <= beta for u in units]
@@ -222,29 +224,37 @@ _SEE_ALSO_RE = re.compile(
 )
 
 
-def tail_headings(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
-    """Which units are kept headings that head nothing kept, after the text's last kept
-    paragraph (smooth's ``tail_headings``): the heading of a box of related stories, of
-    the comments or of a newsletter form, whose lines are dropped."""
-    last = max(
-        (
-            i
-            for i, (unit, text) in enumerate(zip(units, kept))
-            if text and unit.kind in ("p", "text", "list") and text_length(unit.text) > TEXT_PARAGRAPH_CHARS
-        ),
-        default=None,
-    )
-    tail = [False] * len(units)
-    if last is None:
-        return tail
+def empty_headings(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
+    """Which units are kept headings that head nothing kept (smooth's ``empty_headings``):
+    the heading of a box of related stories, of the comments or of a newsletter form,
+    whose lines are dropped.
+
+    Only after the text's first long paragraph (the headline and its deck come before
+    it). There a heading heads nothing when no line is kept between it and the next
+    heading or the end; it is dropped when lines lie under it, or, after the text's
+    last long paragraph, also when none do (a heading over another heading there
+    heads the page's tail).
+    """
+    paragraphs = [
+        i
+        for i, (unit, text) in enumerate(zip(units, kept))
+        if text and unit.kind in ("p", "text", "list") and text_length(unit.text) > TEXT_PARAGRAPH_CHARS
+    ]
+    empty = [False] * len(units)
+    if not paragraphs:
+        return empty
+    first, last = paragraphs[0], paragraphs[-1]
     heads_nothing = True  # nothing kept between this unit and the next heading or the end
-    for i in range(len(units) - 1, last, -1):
+    under = 0  # lines between this unit and the next heading or the end
+    for i in range(len(units) - 1, first, -1):
         if units[i].kind == "heading":
-            tail[i] = bool(kept[i]) and heads_nothing
-            heads_nothing = True
-        elif kept[i]:
-            heads_nothing = False
-    return tail
+            empty[i] = bool(kept[i]) and heads_nothing and (under > 0 or i > last)
+            heads_nothing, under = True, 0
+        else:
+            under += 1
+            if kept[i]:
+                heads_nothing = False
+    return empty
 
 
 def is_see_also(unit: Unit) -> bool:

@@ -30,7 +30,7 @@ POST = "post"  # a thread's post text, kept whatever the classifier says (locate
 POST_REST = "post rest"  # the rest of a post's record (user panel, signature), dropped
 CREDIT = "credit"  # a source or editor line, or a picture's credit, dropped (denoise.is_credit)
 SEE_ALSO = "see also"  # a "read also" line, another story's headline, dropped (denoise.is_see_also)
-TAIL_HEADING = "tail heading"  # a heading over nothing kept after the text, dropped (denoise.tail_headings)
+EMPTY_HEADING = "empty heading"  # a heading over nothing kept, dropped (denoise.empty_headings)
 AS_IS = "as is"  # not a sample: kept as it is (method paper's table cells)
 
 _REGIONS = {-1: "before", 0: "block", 1: "after"}
@@ -45,7 +45,7 @@ class UnitReport:
     length: int  # characters other than white space
     link_ratio: float
     decision: float | None  # the classifier's value for the whole unit; None where not classified
-    outcome: str  # KEPT, PARTLY_KEPT, DROPPED, LINK_RUN, POST, POST_REST, CREDIT, SEE_ALSO, TAIL_HEADING or AS_IS
+    outcome: str  # KEPT, PARTLY_KEPT, DROPPED, LINK_RUN, POST, POST_REST, CREDIT, SEE_ALSO, EMPTY_HEADING or AS_IS
     kept: str  # what the extraction keeps of it ("" when nothing)
 
 
@@ -122,9 +122,9 @@ def explain(
             outcome = CREDIT
         elif "see_also" in smoothing and is_see_also(unit):
             outcome = SEE_ALSO
-        elif not text and "tail_headings" in smoothing and unit.kind == "heading" and (decisions[i] or 0.0) > 0:
+        elif not text and "empty_headings" in smoothing and unit.kind == "heading" and (decisions[i] or 0.0) > 0:
             # A heading the classifier keeps goes whole (it is short): only the pass drops it.
-            outcome = TAIL_HEADING
+            outcome = EMPTY_HEADING
         elif not text:
             outcome = DROPPED
         else:
