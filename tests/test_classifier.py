@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from webclean.classifier import CONTENT, NOISE, TagClassifier
+from webclean.classifier import CONTENT, NOISE, SVMParams, TagClassifier, TreeEnsemble, fit_trees
 
 
 def _data(seed=0, n=200):
@@ -74,3 +74,74 @@ def test_empty_input_predicts_nothing():
     X, y = _data(n=40)
     classifier = TagClassifier(folds=2, c_grid=(1.0,), gamma_grid=(1.0,)).fit(X, y)
     assert classifier.predict(np.zeros((0, 3))).shape == (0,)
+
+
+# --- boosted trees (method svm) ----------------------------------------------------
+
+
+def _noisy(seed=0, n=400):
+    # Overlapping classes, so that the trees grow many leaves at every depth.
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 4))
+    y = (X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(scale=0.5, size=n) > 0).astype(np.int64)
+    return X, y
+
+
+def test_tree_arrays_predict_as_scikit_learn():
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    X, y = _noisy()
+    reference = HistGradientBoostingClassifier(max_iter=40, max_leaf_nodes=15, random_state=0).fit(X, y)
+    trees = TreeEnsemble.from_sklearn(reference)
+    assert len(trees.roots) == 40
+    probe = np.vstack([_noisy(seed=1, n=100)[0], np.full((1, 4), 1e9), np.full((1, 4), -1e9)])
+    np.testing.assert_allclose(trees.decision_function(probe), reference.decision_function(probe), rtol=1e-9, atol=1e-9)
+    assert trees.decision_function(np.zeros((0, 4))).shape == (0,)
+
+
+def test_fit_trees_learns_and_is_deterministic():
+    X, y = _noisy()
+    first = fit_trees(X, y, trees=30, leaves=7, random_state=3)
+    second = fit_trees(X, y, trees=30, leaves=7, random_state=3)
+    for name, array in first.arrays().items():
+        np.testing.assert_array_equal(array, second.arrays()[name])
+    X_test, y_test = _noisy(seed=2, n=200)
+    assert ((first.decision_function(X_test) > 0) == y_test).mean() > 0.8
+    # Weights move the trees: the same rows, weighted otherwise, give other log-odds.
+    weights = np.where(y == CONTENT, 5.0, 1.0)
+    weighted = fit_trees(X, y, weights, trees=30, leaves=7, random_state=3)
+    assert (weighted.decision_function(X_test) > first.decision_function(X_test)).mean() > 0.9
+
+
+def test_svm_with_trees_adds_their_weighted_log_odds():
+    from dataclasses import replace
+
+    X, y = _data(n=80)
+    svm = TagClassifier(folds=3, c_grid=(10.0,), gamma_grid=(1.0,)).fit(X, y).params_
+    trees = fit_trees(X, y, trees=10, leaves=4)
+    both = replace(svm, trees=trees, tree_weight=0.3)
+    probe = _data(seed=5, n=30)[0]
+    expected = svm.decision_function(probe) + 0.3 * trees.decision_function(probe)
+    np.testing.assert_allclose(both.decision_function(probe), expected, rtol=1e-12, atol=1e-12)
+    # Saved as plain arrays and scalars, and read back the same.
+    again = SVMParams.from_data(both.scalars(), both.arrays())
+    np.testing.assert_array_equal(again.decision_function(probe), both.decision_function(probe))
+    assert SVMParams.from_data(svm.scalars(), svm.arrays()).trees is None
+
+
+@pytest.mark.parametrize(
+    "corrupt",
+    [
+        lambda a: a["left"].__setitem__(0, 10**6),  # a child out of bounds
+        lambda a: a["feature"].__setitem__(0, 99),  # a feature the rows do not have
+        lambda a: a["right"].__setitem__(0, 0),  # a node that is its own child: a loop
+        lambda a: a["threshold"].__setitem__(int(np.flatnonzero(a["left"] == np.arange(len(a["left"])))[0]), 0.5),
+        lambda a: a.__setitem__("value", a["value"][:-1]),  # arrays of different lengths
+    ],
+)
+def test_tree_arrays_that_do_not_form_trees_are_refused(corrupt):
+    X, y = _noisy()
+    arrays = {name: array.copy() for name, array in fit_trees(X, y, trees=5, leaves=4).arrays().items()}
+    corrupt(arrays)
+    with pytest.raises(ValueError, match="tree arrays"):
+        TreeEnsemble.from_data(0.0, arrays, width=4)

@@ -31,6 +31,8 @@ def test_overrides_parse_values_as_toml():
         ("method=magic", "method must be"),
         ("locate.theta=abc", "must be a float"),
         ("theta", "section.key=value"),
+        ("classifier.trees=-1", "out of range"),
+        ("classifier.tree_rate=0", "out of range"),
     ],
 )
 def test_bad_overrides_are_errors(override, message):

@@ -300,6 +300,22 @@ def test_training_keeps_content_and_drops_noise_on_a_new_page(trained):
         assert text not in result.text
 
 
+def test_method_svm_adds_boosted_trees_and_paper_does_not(trained):
+    method, model, report = trained
+    if method == "svm":
+        assert model.svm.trees is not None and model.svm.tree_weight == Config().classifier.tree_weight
+        # The trees learn from every labelled unit, the SVM from its sample.
+        assert report.tree_rows == report.content_units + report.noise_units >= report.training_samples
+        assert report.trees == len(model.svm.trees.roots) > 0
+    else:
+        assert model.svm.trees is None and report.trees == report.tree_rows == 0
+
+
+def test_no_trees_when_configured_so():
+    model, report = train(synthetic_pages(range(6)), small_config("svm", "classifier.trees=0"))
+    assert model.svm.trees is None and report.trees == 0
+
+
 def test_trained_model_records_its_provenance(trained):
     method, model, report = trained
     assert model.metadata["trained_on"] == ["synthetic"]

@@ -4,6 +4,9 @@
 returns ``self``, learned state ends in ``_``). What it learns is a handful of
 arrays, so it is saved as data and predicts with NumPy alone: one vectorised
 decision function for all of a page's tags, and no unpickling on load.
+
+Method svm adds gradient-boosted trees (:func:`fit_trees`, :class:`TreeEnsemble`),
+also kept as arrays: their log-odds, weighted, join the SVM's decision value.
 """
 
 from __future__ import annotations
@@ -34,6 +37,9 @@ class SVMParams:
     gamma: float
     coef0: float = 0.0
     degree: int = 3
+    # Method svm: trees whose log-odds, times tree_weight, join the SVM's decision value.
+    trees: "TreeEnsemble | None" = None
+    tree_weight: float = 0.0
 
     def decision_function(self, X: np.ndarray) -> np.ndarray:
         """Positive means content, as scikit-learn's SVC with classes (0, 1)."""
@@ -46,6 +52,8 @@ class SVMParams:
         out = np.empty(len(Z))
         for i in range(0, len(Z), _CHUNK):
             out[i : i + _CHUNK] = self._kernel(Z[i : i + _CHUNK]) @ self.dual_coef
+            if self.trees is not None:
+                out[i : i + _CHUNK] += self.tree_weight * self.trees.decision_function(X[i : i + _CHUNK])
         out += self.intercept
         return out
 
@@ -79,21 +87,27 @@ class SVMParams:
         return (self.support_vectors**2).sum(axis=1)
 
     def arrays(self) -> dict[str, np.ndarray]:
-        return {
+        arrays = {
             "scale_min": self.scale_min,
             "scale_factor": self.scale_factor,
             "support_vectors": self.support_vectors,
             "dual_coef": self.dual_coef,
         }
+        if self.trees is not None:
+            arrays.update({_TREE_PREFIX + name: array for name, array in self.trees.arrays().items()})
+        return arrays
 
     def scalars(self) -> dict[str, Any]:
-        return {
+        scalars = {
             "kernel": self.kernel,
             "intercept": self.intercept,
             "gamma": self.gamma,
             "coef0": self.coef0,
             "degree": self.degree,
         }
+        if self.trees is not None:
+            scalars.update({"tree_weight": self.tree_weight, "tree_baseline": self.trees.baseline})
+        return scalars
 
     @classmethod
     def from_data(cls, scalars: Mapping[str, Any], arrays: Mapping[str, np.ndarray]) -> "SVMParams":
@@ -109,7 +123,151 @@ class SVMParams:
             scale_factor=np.asarray(arrays["scale_factor"], dtype=np.float64),
             support_vectors=np.asarray(arrays["support_vectors"], dtype=np.float64),
             dual_coef=np.asarray(arrays["dual_coef"], dtype=np.float64),
+            trees=TreeEnsemble.from_data(
+                float(scalars["tree_baseline"]),
+                {name[len(_TREE_PREFIX) :]: array for name, array in arrays.items() if name.startswith(_TREE_PREFIX)},
+                int(arrays["support_vectors"].shape[1]),
+            )
+            if "tree_baseline" in scalars
+            else None,
+            tree_weight=float(scalars.get("tree_weight", 0.0)),
         )
+
+
+_TREE_PREFIX = "tree_"
+
+
+@dataclass(frozen=True)
+class TreeEnsemble:
+    """Binary gradient-boosted trees (scikit-learn's HistGradientBoostingClassifier) as
+    flat arrays, every tree's nodes one after the other.
+
+    A leaf's children are the leaf itself and its threshold is +inf, so every row
+    walks all trees at once, one level a step, until each has reached a leaf: one
+    vectorised walk a page instead of a Python call a tree.
+    """
+
+    feature: np.ndarray  # the feature a node tests (0 at a leaf)
+    threshold: np.ndarray  # a row goes left when its feature is <= this (+inf at a leaf)
+    left: np.ndarray  # node indices into these arrays; a leaf's are its own
+    right: np.ndarray
+    value: np.ndarray  # a leaf's log-odds (0 elsewhere)
+    roots: np.ndarray  # each tree's first node
+    baseline: float  # the log-odds before any tree
+
+    def decision_function(self, X: np.ndarray) -> np.ndarray:
+        """The log-odds of content for each row of X."""
+        X = np.ascontiguousarray(X, dtype=np.float64)
+        n, width = X.shape
+        flat = X.ravel()
+        feature, children, roots = self._walk
+        trees = len(roots)
+        # One entry per (row, tree) pair still walking: its node, where its row starts
+        # in ``flat``, and where its leaf is written when it gets there.
+        node = np.tile(roots, n)
+        offset = np.repeat(np.arange(n, dtype=np.int32) * width, trees)
+        place = np.arange(n * trees, dtype=np.int32)
+        reached = np.empty(n * trees, dtype=np.int32)
+        while len(node):
+            go_left = flat.take(offset + feature.take(node)) <= self.threshold.take(node)
+            following = children.take(2 * node + go_left)
+            done = following == node
+            arrived = np.count_nonzero(done)
+            if arrived:
+                reached[place[done]] = node[done]
+                if arrived == len(node):
+                    break
+                walking = ~done
+                following, offset, place = following[walking], offset[walking], place[walking]
+            node = following
+        return self.value.take(reached).reshape(n, trees).sum(axis=1) + self.baseline
+
+    @cached_property
+    def _walk(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The nodes as the walk reads them: 32-bit feature numbers, each node's two
+        children side by side (right, then left: one take finds the next node) and
+        the roots."""
+        children = np.empty(2 * len(self.left), dtype=np.int32)
+        children[0::2] = self.right
+        children[1::2] = self.left
+        return self.feature.astype(np.int32), children, self.roots.astype(np.int32)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {
+            "feature": self.feature,
+            "threshold": self.threshold,
+            "left": self.left,
+            "right": self.right,
+            "value": self.value,
+            "roots": self.roots,
+        }
+
+    @classmethod
+    def from_data(cls, baseline: float, arrays: Mapping[str, np.ndarray], width: int) -> "TreeEnsemble":
+        """From saved arrays, checked: a corrupt model must fail on load, not index
+        out of bounds (or loop) in the middle of a job."""
+        ints = {name: np.asarray(arrays[name], dtype=np.intp) for name in ("feature", "left", "right", "roots")}
+        floats = {name: np.asarray(arrays[name], dtype=np.float64) for name in ("threshold", "value")}
+        size = len(floats["value"])
+        if any(len(a) != size for a in (*floats.values(), ints["feature"], ints["left"], ints["right"])):
+            raise ValueError("the tree arrays differ in length")
+        if size >= 2**30:  # the walk numbers nodes (and twice their number) in 32 bits
+            raise ValueError("the tree arrays hold too many nodes")
+        index = np.arange(size)
+        leaf = ints["left"] == index
+        if (
+            any(((a < 0) | (a >= size)).any() for a in (ints["left"], ints["right"], ints["roots"]))
+            or ((ints["feature"] < 0) | (ints["feature"] >= width)).any()
+            or not ((ints["left"] > index) | leaf).all()
+            or not ((ints["right"] > index) | leaf).all()
+            or (ints["right"][leaf] != index[leaf]).any()
+            or not np.isinf(floats["threshold"][leaf]).all()
+        ):
+            raise ValueError("the tree arrays do not form trees")
+        return cls(baseline=float(baseline), **ints, **floats)
+
+    @classmethod
+    def from_sklearn(cls, model: Any) -> "TreeEnsemble":
+        """From a fitted binary HistGradientBoostingClassifier on numeric features."""
+        if list(model.classes_) != [NOISE, CONTENT]:
+            raise ValueError(f"unexpected classes {model.classes_!r}")
+        trees = [predictors[0].nodes for predictors in model._predictors]
+        sizes = np.asarray([len(nodes) for nodes in trees])
+        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        nodes = np.concatenate(trees)
+        shift = np.repeat(starts, sizes)
+        index = np.arange(len(nodes))
+        leaf = nodes["is_leaf"].astype(bool)
+        return cls(
+            feature=np.where(leaf, 0, nodes["feature_idx"]).astype(np.intp),
+            threshold=np.where(leaf, np.inf, nodes["num_threshold"]).astype(np.float64),
+            left=np.where(leaf, index, nodes["left"].astype(np.intp) + shift),
+            right=np.where(leaf, index, nodes["right"].astype(np.intp) + shift),
+            value=np.where(leaf, nodes["value"], 0.0).astype(np.float64),
+            roots=starts.astype(np.intp),
+            baseline=float(np.ravel(model._baseline_prediction)[0]),
+        )
+
+
+def fit_trees(
+    X: np.ndarray,
+    y: np.ndarray,
+    sample_weight: np.ndarray | None = None,
+    trees: int = 300,
+    leaves: int = 31,
+    rate: float = 0.1,
+    random_state: int = 0,
+    depth: int = 0,
+) -> TreeEnsemble:
+    """Gradient-boosted trees on the rows X (scikit-learn's HistGradientBoostingClassifier,
+    its early stopping on a tenth of the rows when they are many), as arrays."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    model = HistGradientBoostingClassifier(
+        max_iter=trees, max_leaf_nodes=leaves, max_depth=depth or None, learning_rate=rate, random_state=random_state
+    )
+    model.fit(np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.int64), sample_weight=sample_weight)
+    return TreeEnsemble.from_sklearn(model)
 
 
 _WORKSPACES = threading.local()

@@ -98,9 +98,24 @@ class ClassifierConfig:
     # each source keeping its share: long pages do not fill it (docs/quality.md, #39d).
     # 0 draws every line alike.
     page_power: float = 0.5
+    # Method svm: gradient-boosted trees on every labelled line, at most ``trees`` of
+    # ``tree_leaves`` leaves and ``tree_depth`` levels at learning rate ``tree_rate``
+    # (shallow trees: the walk costs a step a level), their log-odds times
+    # ``tree_weight`` added to the SVM's decision value (docs/quality.md, #60).
+    # 0 trees: the SVM alone. Method paper never has them.
+    trees: int = 150
+    tree_leaves: int = 31
+    tree_depth: int = 4  # at most this many levels a tree; 0: no limit but the leaves
+    tree_rate: float = 0.2
+    tree_weight: float = 0.3
     random_state: int = 0
 
     def validate(self) -> None:
+        _check_range("classifier.trees", self.trees, 0, 10_000)
+        _check_range("classifier.tree_leaves", self.tree_leaves, 2, 1_000)
+        _check_range("classifier.tree_depth", self.tree_depth, 0, 1_000)
+        _check_range("classifier.tree_rate", self.tree_rate, 1e-6, 1.0)
+        _check_range("classifier.tree_weight", self.tree_weight, 0.0, 100.0)
         if self.class_balance not in ("auto", "balanced", "natural"):
             raise ConfigError(f"classifier.class_balance must be auto, balanced or natural, not {self.class_balance!r}")
         if self.kernel not in ("rbf", "linear", "poly"):

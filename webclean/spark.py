@@ -72,6 +72,7 @@ from webclean.training import (
     choose_sample,
     fit_sample,
     label_page,
+    training_units,
     with_metadata,
 )
 from webclean.warc import WarcEnd, WarcPage, decode_payload, iter_warc, open_input, to_pyarrow_uri
@@ -998,10 +999,12 @@ def sample_matrix(
 def fit_on_spark(labelled: RDD, lexicon: NoiseLexicon, config: Config) -> tuple[Model, TrainReport]:
     """training.fit_on_units with the feature rows computed in executors."""
     index = label_index(labelled)
-    chosen = choose_sample(index.labels, config, *index.unit_pages())
-    X = sample_matrix(labelled, index, chosen, lexicon, FEATURE_SET[config.method])
-    log.info("train: %d units labelled, fitting the SVM on %d rows", len(index.labels), len(chosen))
-    return fit_sample(X, index.labels, chosen, lexicon, config, index.report())
+    pages, sets = index.unit_pages()
+    chosen = choose_sample(index.labels, config, pages, sets)
+    units = training_units(index.labels, chosen, config)
+    X = sample_matrix(labelled, index, units, lexicon, FEATURE_SET[config.method])
+    log.info("train: %d units labelled, features of %d, the SVM on %d", len(index.labels), len(units), len(chosen))
+    return fit_sample(X, index.labels, chosen, lexicon, config, index.report(), units, pages, sets)
 
 
 def train_on_spark(

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 import numpy as np
 from lxml import etree
 
-from webclean.classifier import CONTENT, NOISE, TagClassifier
+from webclean.classifier import CONTENT, NOISE, TagClassifier, fit_trees
 from webclean.config import Config, WeakConfig
 from webclean.datasets import Page
 from webclean.extract import FEATURE_SET, locate_units
@@ -75,6 +75,8 @@ class TrainReport:
     best_params: dict[str, float] = field(default_factory=dict)
     lexicon_words: int = 0
     lexicon_marks: int = 0
+    tree_rows: int = 0  # method svm: the labelled units the boosted trees learned from
+    trees: int = 0  # ... and how many trees they made (early stopping may end them sooner)
 
     def to_dict(self) -> dict[str, object]:
         return dict(self.__dict__)
@@ -271,11 +273,12 @@ def fit_on_units(
     pages: np.ndarray | None = None,
     sets: np.ndarray | None = None,
 ) -> tuple[Model, TrainReport]:
-    """Balance the labelled units, compute their features, fit the SVM."""
+    """Balance the labelled units, compute their features, fit the SVM (and the trees)."""
     labels = np.asarray([u.label for u in labelled], dtype=np.int64)
     chosen = choose_sample(labels, config, pages, sets)
-    X = feature_matrix([labelled[i].unit for i in chosen], lexicon, FEATURE_SET[config.method])
-    return fit_sample(X, labels, chosen, lexicon, config, report)
+    needed = training_units(labels, chosen, config)
+    X = feature_matrix([labelled[i].unit for i in needed], lexicon, FEATURE_SET[config.method])
+    return fit_sample(X, labels, chosen, lexicon, config, report, needed, pages, sets)
 
 
 def choose_sample(
@@ -302,10 +305,34 @@ def choose_sample(
     return chosen
 
 
+def uses_trees(config: Config) -> bool:
+    return config.method == "svm" and config.classifier.trees > 0
+
+
+def training_units(labels: np.ndarray, chosen: np.ndarray, config: Config) -> np.ndarray:
+    """The units whose feature rows training needs, sorted: the SVM's sample
+    ``chosen``, or, when boosted trees learn too, every labelled unit (a superset)."""
+    return np.flatnonzero(labels != MIXED) if uses_trees(config) else chosen
+
+
 def fit_sample(
-    X: np.ndarray, labels: np.ndarray, chosen: np.ndarray, lexicon: NoiseLexicon, config: Config, report: TrainReport
+    X: np.ndarray,
+    labels: np.ndarray,
+    chosen: np.ndarray,
+    lexicon: NoiseLexicon,
+    config: Config,
+    report: TrainReport,
+    units: np.ndarray | None = None,
+    pages: np.ndarray | None = None,
+    sets: np.ndarray | None = None,
 ) -> tuple[Model, TrainReport]:
-    """Fit the SVM on the feature rows ``X`` of the sample ``chosen`` and fill in the report.
+    """Fit the SVM on the sample ``chosen`` and fill in the report; ``X`` holds the
+    feature rows of ``units`` (by default ``chosen``), as :func:`training_units` says.
+
+    Method svm also fits boosted trees on every labelled unit, weighted as its sample
+    is drawn (``pages``, ``sets``: :func:`page_weights`), and adds their log-odds to
+    the SVM's decision value (docs/quality.md, #60): the SVM learns from a sample of
+    5,000 lines, which the kernel's cost limits; trees learn from all of them.
 
     Apart from fit_on_units so that the Spark job, which computes the rows in
     executors, ends in the same code.
@@ -313,7 +340,20 @@ def fit_sample(
     report.content_units = int((labels == CONTENT).sum())
     report.noise_units = int((labels == NOISE).sum())
     report.mixed_units = int((labels == MIXED).sum())
-    classifier = fit_classifier(X, labels[chosen], config)
+    units = chosen if units is None else units
+    classifier = fit_classifier(X[np.searchsorted(units, chosen)], labels[chosen], config)
+    params = classifier.params_
+    if uses_trees(config):
+        c = config.classifier
+        every = np.flatnonzero(labels != MIXED)
+        if len(units) != len(every) or (units != every).any():
+            raise ValueError("the boosted trees need the feature rows of every labelled unit")
+        weighted = pages is not None and sets is not None and c.page_power > 0
+        weights = page_weights(labels, pages, sets, c.page_power)[every] if weighted else None
+        trees = fit_trees(X, labels[every], weights, c.trees, c.tree_leaves, c.tree_rate, c.random_state, c.tree_depth)
+        params = replace(params, trees=trees, tree_weight=c.tree_weight)
+        report.tree_rows = len(every)
+        report.trees = len(trees.roots)
     report.samples_per_class = len(chosen) // 2
     report.training_samples = len(chosen)
     report.cv_accuracy = classifier.cv_accuracy_
@@ -321,7 +361,7 @@ def fit_sample(
     report.lexicon_words = len(lexicon.words)
     report.lexicon_marks = len(lexicon.marks)
     feature_set = FEATURE_SET[config.method]
-    return Model(lexicon=lexicon, svm=classifier.params_, config=config, feature_set=feature_set), report
+    return Model(lexicon=lexicon, svm=params, config=config, feature_set=feature_set), report
 
 
 def with_metadata(model: Model, report: TrainReport, sources: Sequence[str]) -> Model:
@@ -333,8 +373,6 @@ def with_metadata(model: Model, report: TrainReport, sources: Sequence[str]) -> 
 def train_mlp(pages: Iterable[Page], config: Config, *, sources: Sequence[str] = ()) -> tuple["MLPModel", TrainReport]:
     """Method mlp (webclean/methods/mlp.py): the network over all lines of each page,
     labelled by the same GoldMatcher, the classes in their own proportion."""
-    from dataclasses import replace
-
     from webclean.methods.mlp import MAX_TRAINING_LINES, fit_mlp, labelled_rows
 
     X, labels, count = labelled_rows(pages, config)
