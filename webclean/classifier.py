@@ -253,14 +253,15 @@ def fit_trees(
     X: np.ndarray,
     y: np.ndarray,
     sample_weight: np.ndarray | None = None,
-    trees: int = 300,
+    trees: int = 150,
     leaves: int = 31,
-    rate: float = 0.1,
+    rate: float = 0.2,
     random_state: int = 0,
-    depth: int = 0,
+    depth: int = 4,
 ) -> TreeEnsemble:
     """Gradient-boosted trees on the rows X (scikit-learn's HistGradientBoostingClassifier,
-    its early stopping on a tenth of the rows when they are many), as arrays."""
+    its early stopping on a tenth of the rows when they are many), as arrays; ``depth``
+    0 leaves a tree's levels unlimited (only ``leaves`` bounds it)."""
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     model = HistGradientBoostingClassifier(
