@@ -344,15 +344,14 @@ def fit_sample(
     classifier = fit_classifier(X[np.searchsorted(units, chosen)], labels[chosen], config)
     params = classifier.params_
     if uses_trees(config):
-        c = config.classifier
-        every = np.flatnonzero(labels != MIXED)
-        if len(units) != len(every) or (units != every).any():
+        if not np.array_equal(units, training_units(labels, chosen, config)):
             raise ValueError("the boosted trees need the feature rows of every labelled unit")
+        c = config.classifier
         weighted = pages is not None and sets is not None and c.page_power > 0
-        weights = page_weights(labels, pages, sets, c.page_power)[every] if weighted else None
-        trees = fit_trees(X, labels[every], weights, c.trees, c.tree_leaves, c.tree_rate, c.random_state, c.tree_depth)
+        weights = page_weights(labels, pages, sets, c.page_power)[units] if weighted else None
+        trees = fit_trees(X, labels[units], weights, c.trees, c.tree_leaves, c.tree_rate, c.random_state, c.tree_depth)
         params = replace(params, trees=trees, tree_weight=c.tree_weight)
-        report.tree_rows = len(every)
+        report.tree_rows = len(units)
         report.trees = len(trees.roots)
     report.samples_per_class = len(chosen) // 2
     report.training_samples = len(chosen)
