@@ -160,37 +160,36 @@ class TreeEnsemble:
         X = np.ascontiguousarray(X, dtype=np.float64)
         n, width = X.shape
         flat = X.ravel()
-        feature, children, roots = self._walk
-        trees = len(roots)
-        # One entry per (row, tree) pair still walking: its node, where its row starts
-        # in ``flat``, and where its leaf is written when it gets there.
+        feature, children, roots, depth = self._walk
+        # One entry per (row, tree) pair: its node, and where its row starts in ``flat``.
+        # A leaf leads to itself, so after as many steps as the deepest tree has levels
+        # every pair stands on its leaf: no test of which pairs are done.
         node = np.tile(roots, n)
-        offset = np.repeat(np.arange(n, dtype=np.int32) * width, trees)
-        place = np.arange(n * trees, dtype=np.int32)
-        reached = np.empty(n * trees, dtype=np.int32)
-        while len(node):
+        offset = np.repeat(np.arange(n, dtype=np.int32) * width, len(roots))
+        for _ in range(depth):
             go_left = flat.take(offset + feature.take(node)) <= self.threshold.take(node)
-            following = children.take(2 * node + go_left)
-            done = following == node
-            arrived = np.count_nonzero(done)
-            if arrived:
-                reached[place[done]] = node[done]
-                if arrived == len(node):
-                    break
-                walking = ~done
-                following, offset, place = following[walking], offset[walking], place[walking]
-            node = following
-        return self.value.take(reached).reshape(n, trees).sum(axis=1) + self.baseline
+            node = children.take(2 * node + go_left)
+        return self.value.take(node).reshape(n, len(roots)).sum(axis=1) + self.baseline
 
     @cached_property
-    def _walk(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _walk(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
         """The nodes as the walk reads them: 32-bit feature numbers, each node's two
-        children side by side (right, then left: one take finds the next node) and
-        the roots."""
+        children side by side (right, then left: one take finds the next node), the
+        roots, and the levels of the deepest tree."""
         children = np.empty(2 * len(self.left), dtype=np.int32)
         children[0::2] = self.right
         children[1::2] = self.left
-        return self.feature.astype(np.int32), children, self.roots.astype(np.int32)
+        return self.feature.astype(np.int32), children, self.roots.astype(np.int32), self._depth()
+
+    def _depth(self) -> int:
+        """The most steps from a root to a leaf (the nodes were checked to form trees)."""
+        level = np.zeros(len(self.left), dtype=np.int64)
+        inner = np.flatnonzero(self.left != np.arange(len(self.left)))
+        # Children come after their parents (from_data checks it): one pass in order.
+        for i in inner:
+            for child in (self.left[i], self.right[i]):
+                level[child] = max(level[child], level[i] + 1)
+        return int(level.max()) if len(level) else 0
 
     def arrays(self) -> dict[str, np.ndarray]:
         return {
