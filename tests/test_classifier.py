@@ -129,6 +129,26 @@ def test_svm_with_trees_adds_their_weighted_log_odds():
     assert SVMParams.from_data(svm.scalars(), svm.arrays()).trees is None
 
 
+def test_the_svm_reads_the_front_columns_and_the_trees_all():
+    from dataclasses import replace
+
+    X, y = _data(n=80)
+    wide = np.hstack([X, (y[:, None] * 2.0 - 1.0) * np.ones((len(y), 2))])  # two columns only the trees see
+    svm = TagClassifier(folds=3, c_grid=(10.0,), gamma_grid=(1.0,)).fit(X, y).params_
+    trees = fit_trees(wide, y, trees=10, leaves=4)
+    assert trees.width == wide.shape[1]
+    both = replace(svm, trees=trees, tree_weight=1.0)
+    probe = np.hstack([_data(seed=5, n=30)[0], np.full((60, 2), 1.0)])
+    np.testing.assert_array_equal(svm.decision_function(probe), svm.decision_function(probe[:, : X.shape[1]]))
+    expected = svm.decision_function(probe) + trees.decision_function(probe)
+    np.testing.assert_allclose(both.decision_function(probe), expected, rtol=1e-12, atol=1e-12)
+    again = SVMParams.from_data(both.scalars(), both.arrays())
+    assert again.trees.width == wide.shape[1]
+    np.testing.assert_array_equal(again.decision_function(probe), both.decision_function(probe))
+    with pytest.raises(ValueError, match="the trees read 5"):
+        both.decision_function(probe[:, : X.shape[1]])
+
+
 @pytest.mark.parametrize(
     "corrupt",
     [

@@ -217,3 +217,24 @@ def test_slow_step_times_out(monkeypatch):
     assert result.status == Status.TIMEOUT
     assert result.text == ""
     assert "timeout_seconds" in result.error
+
+
+def test_a_drop_down_of_months_does_not_outweigh_the_article():
+    # A blog's sidebar: an archive's <select> holds more characters than the post.
+    names = "January February March April May June July August September October November December".split()
+    months = "".join(f"<option>{name} {year} ({n})</option>" for year in range(2009, 2020) for n, name in enumerate(names))
+    post = [
+        "The parser reads the whole file once and builds an index of its structure before any value is decoded.",
+        "On a laptop it sustained two gigabytes a second, against a tenth of that for the library it replaced.",
+        "The next release will stream documents larger than memory, which the index makes possible.",
+    ]
+    page = (
+        "<html><body><div id='page'><div id='primary'><h1>Parsing JSON quickly</h1>"
+        + "".join(f"<p>{text}</p>" for text in post)
+        + "</div><div id='secondary'><h2>Archives</h2><select name='archive'>"
+        + months
+        + "</select><button>Go</button></div></div></body></html>"
+    )
+    text = extract(page).text
+    assert all(sentence in text for sentence in post)
+    assert "December 2019" not in text

@@ -93,3 +93,28 @@ def test_stopword_features_are_the_region_features_and_the_density():
     assert (X[:, :-1] == region).all()
     # The headline holds none of them; the prose is more than half stop words.
     assert X[0, -1] == 0.0 and X[1, -1] > 0.5
+
+
+def test_rich_features_are_the_stopword_features_and_the_text_and_ancestors():
+    from webclean.features import RICH_FEATURE_NAMES, STOPWORD_FEATURE_NAMES, SVM_WIDTHS, Unit
+    from webclean.segment import ANCESTOR_GROUPS
+
+    lexicon = NoiseLexicon(words={}, marks={})
+    units = [
+        Unit(tag="line", text="Release Date:", link_ratio=0.0, position=0.1),
+        Unit(tag="line", text="SIGN UP AT www.example.org…", link_ratio=0.0, position=0.5, groups=0b101),
+        Unit(tag="line", text="Home | News", link_ratio=0.0, position=0.9),
+    ]
+    X = feature_matrix(units, lexicon, "rich")
+    assert X.shape == (3, len(RICH_FEATURE_NAMES))
+    # The SVM reads the stop-word features, at the front.
+    assert SVM_WIDTHS["rich"] == len(STOPWORD_FEATURE_NAMES)
+    assert (X[:, : SVM_WIDTHS["rich"]] == feature_matrix(units, lexicon, "stopwords")).all()
+    column = {name: X[:, k] for k, name in enumerate(RICH_FEATURE_NAMES)}
+    assert list(column["ends_colon"]) == [1.0, 0.0, 0.0]
+    assert list(column["has_address"]) == [0.0, 1.0, 0.0]
+    assert list(column["ends_ellipsis"]) == [0.0, 1.0, 0.0]
+    assert list(column["has_bar"]) == [0.0, 0.0, 1.0]
+    assert column["upper_share"][1] == 8 / 21 and column["upper_share"][0] == 2 / 11
+    names = [name for name, _ in ANCESTOR_GROUPS]
+    assert [column[f"in_{name}"][1] for name in names] == [1.0, 0.0, 1.0] + [0.0] * (len(names) - 3)

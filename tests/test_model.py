@@ -14,6 +14,7 @@ import pytest
 import webclean.model
 from webclean.config import Config
 from webclean.extract import FEATURE_SET, extract
+from webclean.features import FEATURE_WIDTHS
 from webclean.model import FORMAT_VERSION, MODELS_DIR, ModelError, default_model, load_model, save_model
 
 METHODS = ("svm", "paper")
@@ -57,7 +58,7 @@ def _rewrite_arrays(directory: Path, arrays: dict[str, np.ndarray]) -> None:
 def test_save_load_round_trip_predicts_identically(tmp_path, method):
     original = default_model(method)
     loaded = load_model(save_model(original, tmp_path / method))
-    width = original.svm.support_vectors.shape[1]
+    width = FEATURE_WIDTHS[original.feature_set]
     probe = np.random.default_rng(0).uniform(0, 50, size=(200, width))
     np.testing.assert_array_equal(loaded.svm.decision_function(probe), original.svm.decision_function(probe))
     assert loaded.lexicon == original.lexicon
@@ -115,6 +116,18 @@ def test_an_edited_model_json_is_refused(saved):
     document["config"]["denoise"]["beta"] = 41
     (saved / "model.json").write_text(json.dumps(document), encoding="utf-8")
     with pytest.raises(ModelError, match="edited"):
+        load_model(saved)
+
+
+def test_a_model_whose_arrays_do_not_fit_its_feature_set_is_refused(saved):
+    # Consistent files (checksum and version recomputed), but the SVM and the trees
+    # would read other columns than the named feature set gives them.
+    document = json.loads((saved / "model.json").read_text(encoding="utf-8"))
+    document["feature_set"] = "stopwords"
+    (saved / "model.json").write_text(json.dumps(document), encoding="utf-8")
+    with np.load(saved / "arrays.npz") as npz:
+        _rewrite_arrays(saved, {k: npz[k] for k in npz.files})
+    with pytest.raises(ModelError, match="trees do not read"):
         load_model(saved)
 
 

@@ -165,10 +165,11 @@ def test_junk_comments_and_pis_removed_tails_kept() -> None:
         "<p>one<script>alert('x')</script>two<!-- a comment -->three<?php echo 1; ?>four"
         "<style>.x{}</style>five<noscript>enable js</noscript>six"
         "<iframe src='ad.html'>frame text</iframe>seven<svg><title>icon</title><text>label</text></svg>eight"
-        "<template><p>inert</p></template>nine</p></body></html>"
+        "<template><p>inert</p></template>nine<select><option>May 2019</option></select>ten"
+        "<button>Subscribe</button>eleven<datalist><option>x</option></datalist>twelve</p></body></html>"
     )
     root = parse_html(page)
-    assert body_text(root) == "onetwothreefourfivesixseveneightnine"
+    assert body_text(root) == "onetwothreefourfivesixseveneightnineteneleventwelve"
     for tag in JUNK_TAGS:
         assert next(root.iter(tag), None) is None, tag
     assert not list(root.iter(etree.Comment, etree.ProcessingInstruction))

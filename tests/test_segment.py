@@ -38,6 +38,27 @@ def test_class_and_id_words_mark_context():
     assert [(l.content_attr, l.noise_attr) for l in lines] == [(True, False), (False, True), (False, True), (False, False)]
 
 
+def test_ancestor_groups_gather_every_box_a_line_lies_in():
+    from webclean.segment import ANCESTOR_GROUPS
+
+    bit = {name: 1 << k for k, (name, _) in enumerate(ANCESTOR_GROUPS)}
+    body = _body(
+        "<html><body><div class='entry'><p>Story.</p>"
+        "<div class='post-author-box'><div class='inner'><p>About her.</p></div></div>"
+        "<figure><figcaption>A caption</figcaption></figure>"
+        "<div id='share-bar2'><form><p>Your email</p></form></div>"
+        "<blockquote>Quoted.</blockquote><p>Last.</p></div>"
+        "<div class='authority'><p>not an author box</p></div></body></html>"
+    )
+    groups = {line.text: line.groups for line in segment(body)}
+    assert groups["Story."] == groups["Last."] == 0
+    assert groups["About her."] == bit["author"]  # from an ancestor two levels up
+    assert groups["A caption"] == bit["caption"]  # from the tags
+    assert groups["Your email"] == bit["share"] | bit["form"]  # a digit may follow a word
+    assert groups["Quoted."] == bit["quote"]
+    assert groups["not an author box"] == 0  # whole words only
+
+
 def test_all_link_lines_are_of_kind_link():
     lines = segment(_body("<html><body><div><a href='/'>首页</a></div></body></html>"))
     assert lines[0].kind == "link" and lines[0].link_ratio == 1.0

@@ -46,7 +46,8 @@ class SVMParams:
         X = np.asarray(X, dtype=np.float64)
         if X.shape[0] == 0:
             return np.zeros(0)
-        Z = (X - self.scale_min) * self.scale_factor
+        # The SVM reads the row's first columns; the trees (method svm) may read more.
+        Z = (X[:, : len(self.scale_min)] - self.scale_min) * self.scale_factor
         # In chunks: a page of 200,000 tags must not build a kernel matrix of gigabytes,
         # and the page's time limit can interrupt between chunks.
         out = np.empty(len(Z))
@@ -106,7 +107,8 @@ class SVMParams:
             "degree": self.degree,
         }
         if self.trees is not None:
-            scalars.update({"tree_weight": self.tree_weight, "tree_baseline": self.trees.baseline})
+            trees = self.trees
+            scalars.update({"tree_weight": self.tree_weight, "tree_baseline": trees.baseline, "tree_width": trees.width})
         return scalars
 
     @classmethod
@@ -126,7 +128,7 @@ class SVMParams:
             trees=TreeEnsemble.from_data(
                 float(scalars["tree_baseline"]),
                 {name[len(_TREE_PREFIX) :]: array for name, array in arrays.items() if name.startswith(_TREE_PREFIX)},
-                int(arrays["support_vectors"].shape[1]),
+                int(scalars.get("tree_width", arrays["support_vectors"].shape[1])),
             )
             if "tree_baseline" in scalars
             else None,
@@ -154,11 +156,14 @@ class TreeEnsemble:
     value: np.ndarray  # a leaf's log-odds (0 elsewhere)
     roots: np.ndarray  # each tree's first node
     baseline: float  # the log-odds before any tree
+    width: int  # the columns of a row the trees were fitted on
 
     def decision_function(self, X: np.ndarray) -> np.ndarray:
         """The log-odds of content for each row of X."""
         X = np.ascontiguousarray(X, dtype=np.float64)
         n, width = X.shape
+        if width < self.width:
+            raise ValueError(f"rows of {width} features, but the trees read {self.width}")
         flat = X.ravel()
         feature, children, roots, depth = self._walk
         # One entry per (row, tree) pair: its node, and where its row starts in ``flat``.
@@ -223,7 +228,7 @@ class TreeEnsemble:
             or not np.isinf(floats["threshold"][leaf]).all()
         ):
             raise ValueError("the tree arrays do not form trees")
-        return cls(baseline=float(baseline), **ints, **floats)
+        return cls(baseline=float(baseline), width=width, **ints, **floats)
 
     @classmethod
     def from_sklearn(cls, model: Any) -> "TreeEnsemble":
@@ -245,6 +250,7 @@ class TreeEnsemble:
             value=np.where(leaf, nodes["value"], 0.0).astype(np.float64),
             roots=starts.astype(np.intp),
             baseline=float(np.ravel(model._baseline_prediction)[0]),
+            width=int(model.n_features_in_),
         )
 
 

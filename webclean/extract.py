@@ -28,10 +28,11 @@ from webclean.segment import Line, drop_hidden, segment
 from webclean.tokenize import has_cjk
 
 _DEFAULT_CONFIG = Config()
-# The features each method's classifier reads (features.FEATURE_SETS).
-FEATURE_SET = {"paper": "paper", "svm": "stopwords"}
+# The features each method's classifier reads (features.FEATURE_SETS; the SVM the
+# first features.SVM_WIDTHS of them).
+FEATURE_SET = {"paper": "paper", "svm": "rich"}
 # The lines before and after the located block that each method classifies too (None:
-# all of them); the "region" features (which "stopwords" extends) say where a line lies.
+# all of them); the "region" features (which "stopwords" and "rich" extend) say where a line lies.
 # The paper classifies the block's own tags only. For svm every line before the block:
 # its headline, standfirst and lead paragraph often sit there, outside the block Step 1
 # finds (docs/quality.md, change #14). A per-method constant, as SMOOTHING below, and

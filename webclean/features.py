@@ -16,7 +16,7 @@ import numpy as np
 from lxml import etree
 
 from webclean.lexicon import NoiseLexicon
-from webclean.segment import Line
+from webclean.segment import ANCESTOR_GROUPS, Line
 from webclean.locate import link_ratio, text_length
 from webclean.tokenize import ends_sentence, marks_of, sentence_ends, special_marks, words
 
@@ -58,6 +58,8 @@ class Unit(NamedTuple):
     # after the last record (reply box, pager, who is online: docs/quality.md, #55),
     # 0 for any other line. Not a feature: denoise keeps and drops these lines as such.
     post: int = 0
+    # The segment.ANCESTOR_GROUPS its ancestors name, as bits (the "rich" features).
+    groups: int = 0
 
     @property
     def is_sample(self) -> bool:
@@ -271,12 +273,57 @@ def stopword_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
     return [*_region_row(unit, text, lexicon, t), density]
 
 
+RICH_FEATURE_NAMES = (
+    *STOPWORD_FEATURE_NAMES,
+    "upper_share",
+    "digit_share",
+    "ends_colon",
+    "has_address",
+    "ends_ellipsis",
+    "starts_mark",
+    "log_words",
+    "has_bar",
+    *(f"in_{name}" for name, _ in ANCESTOR_GROUPS),
+)
+_ADDRESS_RE = re.compile(r"www\.|https?:|@|\.com\b|\.org\b")
+_GROUP_BITS = tuple(1 << k for k in range(len(ANCESTOR_GROUPS)))
+
+
+def rich_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
+    """The stop-word features, the shape of the line's text and the boxes its ancestors
+    name (method svm; docs/quality.md, #61).
+
+    Read whole by the boosted trees only; the SVM reads the stop-word columns at the
+    front (:data:`SVM_WIDTHS`). The trees learn from every labelled line and afford
+    more columns: a label ("Release Date:"), a call in capitals, an address or a
+    handle, a teaser cut short ("…"), a line inside an author's box, a caption, a
+    share bar, a newsletter box, a list of related stories, the comments, a quote,
+    a form or a header.
+    """
+    letters = sum(map(str.isalpha, text))
+    stripped = text.rstrip()
+    groups = unit.groups
+    return [
+        *stopword_row(unit, text, lexicon),
+        sum(map(str.isupper, text)) / letters if letters else 0.0,
+        sum(map(str.isdigit, text)) / max(1, len(text)),
+        float(stripped.endswith((":", "：")) ),
+        float(_ADDRESS_RE.search(text) is not None),
+        float(stripped.endswith(("...", "…"))),
+        float(bool(text) and not text[0].isalnum()),
+        math.log1p(text.count(" ") + 1),
+        float("|" in text or "·" in text),
+        *[1.0 if groups & bit else 0.0 for bit in _GROUP_BITS],
+    ]
+
+
 FEATURE_SETS: dict[str, Callable[[Unit, str, NoiseLexicon], list[float]]] = {
     "paper": paper_row,
     "extended": extended_row,
     "context": context_row,
     "region": region_row,
     "stopwords": stopword_row,
+    "rich": rich_row,
 }
 FEATURE_WIDTHS = {
     "paper": len(FEATURE_NAMES),
@@ -284,7 +331,11 @@ FEATURE_WIDTHS = {
     "context": len(CONTEXT_FEATURE_NAMES),
     "region": len(REGION_FEATURE_NAMES),
     "stopwords": len(STOPWORD_FEATURE_NAMES),
+    "rich": len(RICH_FEATURE_NAMES),
 }
+# The columns of a row that the SVM reads, at its front: all but in the rich set,
+# whose further columns only the boosted trees read.
+SVM_WIDTHS = {**FEATURE_WIDTHS, "rich": FEATURE_WIDTHS["stopwords"]}
 
 
 def feature_matrix(units: Sequence[Unit], lexicon: NoiseLexicon, feature_set: str = "paper") -> np.ndarray:
@@ -317,7 +368,7 @@ def line_units(
     n = len(lines)
     if not n:
         return []
-    texts, owners, kinds, ratios, noise, content = zip(*lines)
+    texts, owners, kinds, ratios, noise, content, groups = zip(*lines)
     lengths = [len(text) - text.count(" ") for text in texts]  # Line.length
     logs = [math.log1p(length) for length in lengths]
     long_lines = [m for m in range(n) if lengths[m] >= LONG_LINE and ratios[m] <= 0.3]
@@ -356,6 +407,7 @@ def line_units(
             windows,
             repeat(region, n),
             repeat(0, n) if posts is None else _thread_posts(owners, *posts),
+            groups,
         )
     )
 

@@ -22,6 +22,7 @@ import numpy as np
 
 from webclean.classifier import SVMParams
 from webclean.config import Config
+from webclean.features import FEATURE_SETS, FEATURE_WIDTHS, SVM_WIDTHS
 from webclean.lexicon import NoiseLexicon
 
 FORMAT_VERSION = 1
@@ -117,15 +118,28 @@ def _load(directory: Path) -> Model | Any:
     if document.get("format_version") != FORMAT_VERSION:
         raise ModelError(f"{directory}: model format {document.get('format_version')!r} is not the supported format {FORMAT_VERSION}")
     try:
-        return Model(
+        model = Model(
             lexicon=NoiseLexicon.from_dict(document["lexicon"]),
             svm=SVMParams.from_data(document["svm"], arrays),
             config=Config.from_dict(document["config"]),
             feature_set=str(document.get("feature_set", "paper")),
             metadata=document.get("metadata", {}),
         )
+        check_widths(model)
+        return model
     except (KeyError, TypeError, ValueError) as exc:
         raise ModelError(f"{directory}: malformed model: {exc}") from exc
+
+
+def check_widths(model: Model) -> None:
+    """The SVM and the trees read as many columns as the model's feature set gives them."""
+    if model.feature_set not in FEATURE_SETS:
+        raise ValueError(f"unknown feature set {model.feature_set!r}")
+    svm, trees = model.svm, model.svm.trees
+    if svm.support_vectors.shape[1] != SVM_WIDTHS[model.feature_set] or len(svm.scale_min) != svm.support_vectors.shape[1]:
+        raise ValueError(f"the SVM does not read the {model.feature_set!r} features")
+    if trees is not None and trees.width != FEATURE_WIDTHS[model.feature_set]:
+        raise ValueError(f"the trees do not read the {model.feature_set!r} features")
 
 
 def _version(body: Mapping[str, Any], arrays: bytes) -> str:

@@ -45,8 +45,14 @@ class ParseError(Exception):
 
 # Never main text. script/style/noscript/iframe: code, or content for another context;
 # template: inert markup; svg: drawing labels, and its <title> is not the page's;
-# object/embed/applet: plug-in content.
-JUNK_TAGS = ("script", "style", "noscript", "iframe", "template", "svg", "object", "embed", "applet")
+# object/embed/applet: plug-in content; select/button/datalist: form controls, whose
+# options and labels are the page's menus and buttons (an archive's drop-down of months
+# outweighed a blog post when locating the block: docs/quality.md, #62). Not textarea:
+# with it too (#41), cleaneval_zh lost F1.
+JUNK_TAGS = (
+    "script", "style", "noscript", "iframe", "template", "svg", "object", "embed", "applet",
+    "select", "button", "datalist",
+)
 
 # A form with less text than this (whitespace not counted) is a widget. Measured on
 # the dev data: 99 % of the forms that hold no main text have under 750 characters,

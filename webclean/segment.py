@@ -37,6 +37,32 @@ _NOISE_ATTR_WORDS = frozenset(
     "share sharing social related recommend promo sponsor advert ad ads banner copyright subscribe "
     "newsletter cookie consent popup modal toolbar pagination pager tag tags login signup widget hot rank".split()
 )
+# Finer marks, for the boosted trees of method svm (docs/quality.md, #61): the kinds of
+# box an ancestor's class/id words (or its tag) name; bit k of Line.groups is the k-th
+# group, set when any ancestor inside the walked container names it.
+ANCESTOR_GROUPS = (
+    ("author", "author byline bio biography profile avatar writer about"),
+    ("caption", "caption figcaption credit credits figure photo image img media gallery"),
+    ("meta", "meta date time info dateline timestamp published tags category source"),
+    ("share", "share sharing social print email tools follow facebook twitter"),
+    ("promo", "subscribe newsletter signup promo cta donate membership paywall ad ads advert sponsor banner"),
+    ("related", "related recommend recommended more also read teaser trending popular most"),
+    ("comment", "comment comments reply respond discussion disqus"),
+    ("quote", ""),
+    ("form", ""),
+    ("header", ""),
+)
+_GROUP_WORDS = tuple(frozenset(words.split()) for _, words in ANCESTOR_GROUPS)
+_GROUP_BIT = {name: 1 << k for k, (name, _) in enumerate(ANCESTOR_GROUPS)}
+_TAG_GROUPS = {
+    "address": _GROUP_BIT["author"],
+    "figure": _GROUP_BIT["caption"],
+    "figcaption": _GROUP_BIT["caption"],
+    "time": _GROUP_BIT["meta"],
+    "blockquote": _GROUP_BIT["quote"],
+    "form": _GROUP_BIT["form"],
+    "header": _GROUP_BIT["header"],
+}
 _CONTENT_ATTR_WORDS = frozenset("article content post entry story main body text detail news artibody endtext".split())
 # The candidate words of a lower-cased class/id value: runs of ASCII letters that start
 # it or follow white space, "_" or "-", and end it or come before one of those or a digit.
@@ -55,6 +81,7 @@ class Line(NamedTuple):
     # page's "main-content" is a comment (docs/quality.md, change #22).
     noise_attr: bool
     content_attr: bool
+    groups: int = 0  # the ANCESTOR_GROUPS named by the line's ancestors, as bits
 
     @property
     def length(self) -> int:
@@ -96,10 +123,12 @@ def drop_hidden(root: etree._Element) -> int:
 
 
 @functools.lru_cache(maxsize=8192)
-def _attr_marks(attrs: str) -> tuple[bool, bool]:
-    """Whether class and id words name noise, and whether they name the article."""
+def _attr_marks(attrs: str) -> tuple[bool, bool, int]:
+    """Whether class and id words name noise, whether they name the article, and the
+    ANCESTOR_GROUPS they name (as bits)."""
     words = _ATTR_WORD_RE.findall(attrs.lower())
-    return not _NOISE_ATTR_WORDS.isdisjoint(words), not _CONTENT_ATTR_WORDS.isdisjoint(words)
+    groups = sum(1 << k for k, group in enumerate(_GROUP_WORDS) if not group.isdisjoint(words))
+    return not _NOISE_ATTR_WORDS.isdisjoint(words), not _CONTENT_ATTR_WORDS.isdisjoint(words), groups
 
 
 def segment(container: etree._Element) -> list[Line]:
@@ -115,20 +144,20 @@ def segment(container: etree._Element) -> list[Line]:
     linked = 0
     solid = False  # whether a piece of the line has more than white space
 
-    def flush(owner: etree._Element, noise: bool, content: bool) -> None:
+    def flush(owner: etree._Element, noise: bool, content: bool, groups: int) -> None:
         nonlocal linked
         text = " ".join("".join(pieces).split())
         pieces.clear()
         if text:
             length = len(text) - text.count(" ")
             ratio = min(1.0, linked / length)
-            lines.append(Line(text, owner, _kind(owner, ratio), ratio, noise, content))
+            lines.append(Line(text, owner, _kind(owner, ratio), ratio, noise, content, groups))
         linked = 0
 
-    # One entry per open element: (is block, in a link, noise attr, content attr).
-    stack: list[tuple[bool, bool, bool, bool]] = []
+    # One entry per open element: (is block, in a link, noise attr, content attr, groups).
+    stack: list[tuple[bool, bool, bool, bool, int]] = []
     owners: list[etree._Element] = [container]
-    top = (True, False, False, False)
+    top = (True, False, False, False, 0)
     state = top
     for event, el in etree.iterwalk(container, events=("start", "end")):
         if event == "start":
@@ -136,21 +165,23 @@ def segment(container: etree._Element) -> list[Line]:
             block = tag in BLOCK_LEVEL or el is container
             if block or tag in LINE_BREAKS:
                 if solid:
-                    flush(owners[-1], state[2], state[3])
+                    flush(owners[-1], state[2], state[3], state[4])
                     solid = False
                 elif pieces:
                     pieces.clear()
             noise, content = state[2], state[3]
             # The nearest element that names what it holds decides the marks (see Line).
             noisy, contenty = tag in NOISE_TAGS, False
+            groups = state[4] | _TAG_GROUPS.get(tag, 0)
             attrs = el.get("class")
             name = el.get("id")
             if attrs is not None or name is not None:
-                named_noise, contenty = _attr_marks(f"{attrs or ''} {name or ''}")
+                named_noise, contenty, named_groups = _attr_marks(f"{attrs or ''} {name or ''}")
                 noisy = noisy or named_noise
+                groups |= named_groups
             if noisy or contenty:
                 noise, content = noisy, contenty
-            state = (block, state[1] or tag == "a", noise, content)
+            state = (block, state[1] or tag == "a", noise, content, groups)
             stack.append(state)
             if block:
                 owners.append(el)
@@ -165,7 +196,7 @@ def segment(container: etree._Element) -> list[Line]:
         closed = stack.pop()
         if closed[0]:
             if solid:
-                flush(owners[-1], closed[2], closed[3])
+                flush(owners[-1], closed[2], closed[3], closed[4])
                 solid = False
             elif pieces:
                 pieces.clear()

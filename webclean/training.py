@@ -26,7 +26,7 @@ from webclean.classifier import CONTENT, NOISE, TagClassifier, fit_trees
 from webclean.config import Config, WeakConfig
 from webclean.datasets import Page
 from webclean.extract import FEATURE_SET, locate_units
-from webclean.features import Unit, feature_matrix
+from webclean.features import SVM_WIDTHS, Unit, feature_matrix
 from webclean.lexicon import NoiseLexicon, TermCounts, build_lexicon
 from webclean.model import Model
 from webclean.parse import ParseError, parse_html
@@ -341,7 +341,9 @@ def fit_sample(
     report.noise_units = int((labels == NOISE).sum())
     report.mixed_units = int((labels == MIXED).sum())
     units = chosen if units is None else units
-    classifier = fit_classifier(X[np.searchsorted(units, chosen)], labels[chosen], config)
+    feature_set = FEATURE_SET[config.method]
+    svm_rows = X[np.searchsorted(units, chosen), : SVM_WIDTHS[feature_set]]
+    classifier = fit_classifier(svm_rows, labels[chosen], config)
     params = classifier.params_
     if uses_trees(config):
         if not np.array_equal(units, training_units(labels, chosen, config)):
@@ -359,7 +361,6 @@ def fit_sample(
     report.best_params = classifier.best_params_
     report.lexicon_words = len(lexicon.words)
     report.lexicon_marks = len(lexicon.marks)
-    feature_set = FEATURE_SET[config.method]
     return Model(lexicon=lexicon, svm=params, config=config, feature_set=feature_set), report
 
 
