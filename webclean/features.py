@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+import string
 from itertools import repeat
 from typing import Callable, Iterator, NamedTuple, Sequence
 
@@ -286,7 +287,16 @@ RICH_FEATURE_NAMES = (
     *(f"in_{name}" for name, _ in ANCESTOR_GROUPS),
 )
 _ADDRESS_RE = re.compile(r"www\.|https?:|@|\.com\b|\.org\b")
-_GROUP_BITS = tuple(1 << k for k in range(len(ANCESTOR_GROUPS)))
+# Counted in the text's UTF-8 bytes, where bytes.translate deletes a set in C: ASCII
+# capitals, letters and digits (a CJK line has none of them).
+_CAPITALS = string.ascii_uppercase.encode()
+_LETTERS = string.ascii_letters.encode()
+_DIGITS = string.digits.encode()
+# The in_* columns of every value of Unit.groups.
+_GROUP_COLUMNS = [
+    tuple(1.0 if groups >> k & 1 else 0.0 for k in range(len(ANCESTOR_GROUPS)))
+    for groups in range(1 << len(ANCESTOR_GROUPS))
+]
 
 
 def rich_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
@@ -300,20 +310,21 @@ def rich_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
     share bar, a newsletter box, a list of related stories, the comments, a quote,
     a form or a header.
     """
-    letters = sum(map(str.isalpha, text))
+    raw = text.encode()
+    size = len(raw)
+    letters = size - len(raw.translate(None, _LETTERS))
     stripped = text.rstrip()
-    groups = unit.groups
     return [
         *stopword_row(unit, text, lexicon),
-        sum(map(str.isupper, text)) / letters if letters else 0.0,
-        sum(map(str.isdigit, text)) / max(1, len(text)),
-        float(stripped.endswith((":", "：")) ),
+        (size - len(raw.translate(None, _CAPITALS))) / letters if letters else 0.0,
+        (size - len(raw.translate(None, _DIGITS))) / max(1, len(text)),
+        float(stripped.endswith((":", "："))),
         float(_ADDRESS_RE.search(text) is not None),
         float(stripped.endswith(("...", "…"))),
         float(bool(text) and not text[0].isalnum()),
         math.log1p(text.count(" ") + 1),
         float("|" in text or "·" in text),
-        *[1.0 if groups & bit else 0.0 for bit in _GROUP_BITS],
+        *_GROUP_COLUMNS[unit.groups],
     ]
 
 
