@@ -187,14 +187,13 @@ class TreeEnsemble:
         return self.feature.astype(np.int32), children, self.roots.astype(np.int32), self._depth()
 
     def _depth(self) -> int:
-        """The most steps from a root to a leaf (the nodes were checked to form trees)."""
-        level = np.zeros(len(self.left), dtype=np.int64)
-        inner = np.flatnonzero(self.left != np.arange(len(self.left)))
-        # Children come after their parents (from_data checks it): one pass in order.
-        for i in inner:
-            for child in (self.left[i], self.right[i]):
-                level[child] = max(level[child], level[i] + 1)
-        return int(level.max()) if len(level) else 0
+        """The most steps from a root to a leaf: the levels walked down, all trees at
+        once, until every node reached is a leaf. Children come after their parents
+        (from_data checks it), so this ends."""
+        depth, reached = 0, np.unique(self.roots)
+        while len(inner := reached[self.left[reached] != reached]):
+            depth, reached = depth + 1, np.unique(np.concatenate([self.left[inner], self.right[inner]]))
+        return depth
 
     def arrays(self) -> dict[str, np.ndarray]:
         return {
