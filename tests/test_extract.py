@@ -174,6 +174,23 @@ def test_text_is_the_kept_units_one_a_line_in_document_order(method):
     assert lines == (PARAGRAPHS if method == "paper" else [HEADING, *PARAGRAPHS])
 
 
+def test_page_whose_text_is_only_in_noscript_is_read_without_scripts():
+    # Blogger's template: the post in an inert script and again in <noscript>.
+    article = f"<h1>{HEADING}</h1>" + "".join(f"<p>{p}</p>" for p in PARAGRAPHS)
+    page = (
+        "<html><head><title>Night buses return | City Transport News</title></head><body>"
+        "<div class='nav'><a href='/'>Home</a> <a href='/news'>News</a> <a href='/travel'>Travel</a></div>"
+        f"<div class='post-body'><script type='text/template'>{article}</script><noscript>{article}</noscript></div>"
+        "<div class='footer'><a href='/about'>About us</a> | <a href='/privacy'>Privacy</a></div></body></html>"
+    )
+    result = extract(page)
+    assert result.status == Status.OK
+    assert [line for line in result.text.split("\n") if line in PARAGRAPHS] == PARAGRAPHS
+    # Where scripts alone already give a text, noscript content is not read.
+    with_text = page.replace("<div class='post-body'>", f"<div class='intro'>{ARTICLE_ONLY.split('<body>')[1].split('</body>')[0]}</div><div class='post-body'>")
+    assert extract(with_text).text.count(PARAGRAPHS[0]) == 1
+
+
 def test_packaged_model_keeps_paragraphs_as_lines_in_order():
     lines = extract(ARTICLE_WITH_NOISE).text.split("\n")
     assert [line for line in lines if line in PARAGRAPHS] == PARAGRAPHS

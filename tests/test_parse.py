@@ -175,6 +175,29 @@ def test_junk_comments_and_pis_removed_tails_kept() -> None:
     assert not list(root.iter(etree.Comment, etree.ProcessingInstruction))
 
 
+def test_noscript_ends_at_its_end_tag_even_with_an_element_left_open() -> None:
+    # libxml2 keeps the <div> open past </noscript>, and the rest of the page falls
+    # inside the noscript; a browser with scripts on reads its content as raw text.
+    menu = "".join(f"<li><a href='/m{i}'>menu {i}</a></li>" for i in range(60))
+    page = (
+        "<html><body><noscript><div id='nojs'></noscript>"
+        f"<div><ul>{menu}</ul></div><div class='story'><p>{ZH_TEXT}</p></div></body></html>"
+    )
+    assert len(list(etree.fromstring(page, etree.HTMLParser()).find(".//noscript").iter())) > 100
+    root = parse_html(page)
+    assert ZH_TEXT in body_text(root)
+    assert "menu 59" in body_text(root)
+    assert next(root.iter("noscript"), None) is None
+
+
+def test_noscript_content_kept_on_request() -> None:
+    page = f"<body><script type='text/template'><p>{ZH_TEXT}</p></script><noscript><p>{ZH_TEXT}</p></noscript>after</body>"
+    assert body_text(parse_html(page)) == "after"
+    kept = parse_html(page, noscript=True)
+    assert body_text(kept) == f"{ZH_TEXT}after"
+    assert next(kept.iter("noscript"), None) is None
+
+
 def test_small_forms_removed_with_tail_kept() -> None:
     page = (
         "<body><div><form action='/search'><input name='q'><button>搜索</button></form>after the form"

@@ -100,42 +100,60 @@ class LocatedPage:
     lines: list[Line] | None  # the page's lines (method svm; None for paper)
 
 
-def _extract(html: str | bytes, config: Config, model: Model | None, http_charset: str | None) -> Extraction:
-    page = locate_page(html, config, model, http_charset)
+def _extract(
+    html: str | bytes, config: Config, model: Model | None, http_charset: str | None, noscript: bool = False
+) -> Extraction:
+    page = locate_page(html, config, model, http_charset, noscript)
     if isinstance(page, Extraction):
         return page
     assert model is not None
     metadata = page_metadata(page.root, lines=None if page.lines is None else [line.text for line in page.lines])
     if page.block is None:
-        return Extraction(
+        extraction = Extraction(
             text="", title=page.title, status=Status.EMPTY, error="no block holds text", encoding=page.encoding,
             lang=page.lang, method=config.method, published=metadata.published, source=metadata.source,
         )  # fmt: skip
-    method = config.method
-    kept = denoise(
-        page.units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, SMOOTHING[method], page.title,
-        KEEP_WHOLE[method],
-    )  # fmt: skip
-    text = "\n".join(part for part in kept if part)
-    return Extraction(
-        text=text,
-        title=page.title,
-        status=Status.OK if text else Status.EMPTY,
-        error=None if text else "every unit of the block was classified as noise",
-        block_path=page.block.path,
-        encoding=page.encoding,
-        lang=page.lang,
-        method=config.method,
-        published=metadata.published,
-        source=metadata.source,
-    )
+    else:
+        method = config.method
+        kept = denoise(
+            page.units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, SMOOTHING[method],
+            page.title, KEEP_WHOLE[method],
+        )  # fmt: skip
+        text = "\n".join(part for part in kept if part)
+        extraction = Extraction(
+            text=text,
+            title=page.title,
+            status=Status.OK if text else Status.EMPTY,
+            error=None if text else "every unit of the block was classified as noise",
+            block_path=page.block.path,
+            encoding=page.encoding,
+            lang=page.lang,
+            method=config.method,
+            published=metadata.published,
+            source=metadata.source,
+        )
+    if not extraction.text and not noscript and _has_noscript(html):
+        # Nothing found where scripts would run: try the page as a browser without
+        # scripts shows it (Blogger's posts are in <noscript>, their script copy inert).
+        again = _extract(html, config, model, http_charset, noscript=True)
+        if again.text:
+            return again
+    return extraction
+
+
+_NOSCRIPT_TAG = re.compile(r"<noscript\b", re.I)
+
+
+def _has_noscript(html: str | bytes) -> bool:
+    return _NOSCRIPT_TAG.search(html if isinstance(html, str) else html.decode("latin-1")) is not None
 
 
 def locate_page(
-    html: str | bytes, config: Config, model: Model | None, http_charset: str | None = None
+    html: str | bytes, config: Config, model: Model | None, http_charset: str | None = None, noscript: bool = False
 ) -> LocatedPage | Extraction:
     """Decode, parse and locate: the page up to its classification, or the finished
-    Extraction of a page that failed on the way (or of a method without a classifier)."""
+    Extraction of a page that failed on the way (or of a method without a classifier).
+    ``noscript``: parse the page as a browser without scripts shows it (parse_html)."""
     encoding = None
     if isinstance(html, bytes):
         kind = sniff(html)
@@ -144,7 +162,7 @@ def locate_page(
         decoded = decode_html(html, http_charset)
         html, encoding = decoded.text, decoded.encoding
     try:
-        root = parse_html(html, max_depth=config.limits.max_depth)
+        root = parse_html(html, max_depth=config.limits.max_depth, noscript=noscript)
     except (ParseError, etree.LxmlError) as exc:
         return Extraction.failed(Status.PARSE_ERROR, str(exc) or type(exc).__name__, method=config.method, encoding=encoding)
     title = page_title(root)

@@ -22,7 +22,15 @@ libxml2 (2.14, bundled with lxml 6) behaviours that are worked around:
   ``&#1;`` can still produce them: they are removed from the tree's text after
   parsing (:func:`_drop_referenced_controls`), so that later steps may edit it;
 - at 2048 levels of nesting it stops and drops the rest of the page (see
-  :func:`parse_html`).
+  :func:`parse_html`);
+- ``<noscript>`` is parsed as markup, so an element left open inside it
+  (``<noscript><div></noscript>``) puts the rest of the page inside the noscript,
+  and the whole page went with it as junk. Browsers with scripts on read its content
+  as raw text up to ``</noscript>``: where a noscript holds more than a noscript
+  should (:data:`NOSCRIPT_MAX_ELEMENTS`), the page is parsed again with each
+  noscript up to its end tag removed from the markup (:data:`NOSCRIPT`). With
+  ``noscript=True`` its content is kept instead, as a browser without scripts shows
+  it (the posts of Blogger's template live there, their script copy being inert).
 
 Empty input (also whitespace or comments only) gives an empty document,
 ``<html><head/><body/></html>``, not an error: "no text" is a result for the caller
@@ -53,6 +61,14 @@ JUNK_TAGS = (
     "script", "style", "noscript", "iframe", "template", "svg", "object", "embed", "applet",
     "select", "button", "datalist",
 )
+
+# A <noscript> up to its end tag, as a browser with scripts on reads it: raw text. One
+# without an end tag is left to libxml2 (and removed as junk).
+NOSCRIPT = re.compile(r"<noscript\b.*?</noscript\s*>", re.S | re.I)
+# A noscript with more elements than this may have swallowed the page after it: the
+# page is parsed again without its noscripts. Theirs is a tracking pixel, a notice, a
+# fallback link or a small menu; a page's whole body has hundreds.
+NOSCRIPT_MAX_ELEMENTS = 100
 
 # A form with less text than this (whitespace not counted) is a widget. Measured on
 # the dev data: 99 % of the forms that hold no main text have under 750 characters,
@@ -125,8 +141,11 @@ _CONTROL_REFERENCE = re.compile(
 _END_TAG_LOOKBACK = 64
 
 
-def parse_html(text: str, *, max_depth: int = 400) -> etree._Element:
+def parse_html(text: str, *, max_depth: int = 400, noscript: bool = False) -> etree._Element:
     """Parse a page into its cleaned ``<html>`` element (see the module docstring).
+
+    ``noscript``: keep the content of ``<noscript>`` elements, as a browser without
+    scripts shows it, instead of removing them with their content.
 
     No element lies deeper than ``min(max_depth, MAX_SUPPORTED_DEPTH)`` levels, the
     root being level 1: an element at that level keeps the text of all its
@@ -142,6 +161,11 @@ def parse_html(text: str, *, max_depth: int = 400) -> etree._Element:
     root = _parse(text)
     if root is None:
         return _empty_document()
+    if not noscript and _swallowing_noscript(root):
+        text = NOSCRIPT.sub("", text)
+        root = _parse(text)
+        if root is None:
+            return _empty_document()
     deep = _elements_at_level(root, depth)
     if deep and _elements_at_level(root, MAX_SUPPORTED_DEPTH):
         # libxml2 may have hit its limit and dropped the rest of the page.
@@ -151,6 +175,8 @@ def parse_html(text: str, *, max_depth: int = 400) -> etree._Element:
         deep = _elements_at_level(root, depth)
     # Junk goes before flattening, or its text would be folded into the page's.
     # Elements of `deep` inside removed junk are detached: flattening them is moot.
+    if noscript:
+        etree.strip_tags(root, "noscript")
     etree.strip_elements(root, *JUNK_TAGS, with_tail=False)
     _drop_widget_forms(root)
     _repair_body(root)  # moves head and body children only: levels stay the same
@@ -239,6 +265,14 @@ def _empty_document() -> etree._Element:
     etree.SubElement(root, "head")
     etree.SubElement(root, "body")
     return root
+
+
+def _swallowing_noscript(root: etree._Element) -> bool:
+    for element in root.iter("noscript"):
+        for count, _ in enumerate(element.iter(), 1):
+            if count > NOSCRIPT_MAX_ELEMENTS:
+                return True
+    return False
 
 
 def _reopen_document(text: str) -> str:
