@@ -77,7 +77,7 @@ def test_link_runs_leave_the_headline_after_a_menu():
 def test_method_svm_smooths_link_runs_and_paper_does_not():
     from webclean.extract import SMOOTHING
 
-    assert SMOOTHING == {"paper": (), "svm": ("link_runs", "credits", "see_also", "empty_headings")}
+    assert SMOOTHING == {"paper": (), "svm": ("link_runs", "credits", "see_also", "empty_headings", "empty_labels")}
 
 
 def test_credits_drop_short_lines_that_name_a_source_or_an_editor():
@@ -181,3 +181,23 @@ def test_empty_headings_inside_the_text_need_dropped_lines_under_them():
     # directly over another heading stays, as do the headline and its deck before
     # the first long paragraph.
     assert out == ["Bridge vote", "A deck under the headline", prose, None, None, "What the council said", "Costs", prose]
+
+
+def test_empty_labels_drop_a_label_whose_line_is_dropped():
+    units = [
+        _unit(LONG),
+        _unit("Tags:"),
+        _unit("bridges", "link"),
+        _unit("The council listed three reasons:"),
+        _unit("It is cheaper than a tunnel."),
+        _unit("Last modified:"),
+    ]
+    kept = [u.text for u in units]
+    kept[2] = None  # the tag, dropped by the classifier
+    out = smooth(units, kept, 40, ("empty_labels",))
+    # A label over a kept line stays, one over a dropped line or over the end goes;
+    # a line that merely contains a colon is not a label.
+    assert out == [LONG, None, None, "The council listed three reasons:", "It is cheaper than a tunnel.", None]
+    long_label = "Everything the council decided on Monday about the bridge:"
+    assert smooth([_unit(long_label)], [long_label], 40, ("empty_labels",)) == [long_label]
+    assert smooth([_unit("来源："), _unit(LONG)], ["来源：", None], 40, ("empty_labels",)) == [None, None]

@@ -166,10 +166,11 @@ def test_junk_comments_and_pis_removed_tails_kept() -> None:
         "<style>.x{}</style>five<noscript>enable js</noscript>six"
         "<iframe src='ad.html'>frame text</iframe>seven<svg><title>icon</title><text>label</text></svg>eight"
         "<template><p>inert</p></template>nine<select><option>May 2019</option></select>ten"
-        "<button>Subscribe</button>eleven<datalist><option>x</option></datalist>twelve</p></body></html>"
+        "<button>Subscribe</button>eleven<datalist><option>x</option></datalist>twelve"
+        "<ruby>漢<rp>(</rp><rt>かん</rt><rp>)</rp>字<rt>じ</rt></ruby></p></body></html>"
     )
     root = parse_html(page)
-    assert body_text(root) == "onetwothreefourfivesixseveneightnineteneleventwelve"
+    assert body_text(root) == "onetwothreefourfivesixseveneightnineteneleventwelve漢字"
     for tag in JUNK_TAGS:
         assert next(root.iter(tag), None) is None, tag
     assert not list(root.iter(etree.Comment, etree.ProcessingInstruction))

@@ -90,7 +90,7 @@ def decide(
 
 
 # The passes of smooth(), in the order they run.
-SMOOTHING_PASSES = ("link_runs", "islands", "bridges", "credits", "see_also", "empty_headings")
+SMOOTHING_PASSES = ("link_runs", "islands", "bridges", "credits", "see_also", "empty_headings", "empty_labels")
 # A paragraph of more than this many characters is the text's own (empty_headings).
 TEXT_PARAGRAPH_CHARS = 80
 # A credit line: a short line that names the story's source or its editor (来源：新华社,
@@ -104,6 +104,9 @@ PICTURE_CREDIT_CHARS = 200
 _PICTURE_CREDIT_RE = re.compile(
     r"©|\b(?:foto|fotos|photo|photos|bild|bilder|crédito|credit|credits|kuva|zdjęcie|image|imagen)\s*:", re.IGNORECASE
 )
+# A label: a short line that ends with a colon ("Tags:", "Last modified:", "Release
+# Date:", "Advertisement:"), dropped when the line it labels is (empty_labels).
+LABEL_CHARS = 40
 # The link_runs pass drops runs of at least this many all-link lines; 2 scored a little
 # above 3 and 4 on every dev set (docs/quality.md).
 LINK_RUN = 2
@@ -134,7 +137,10 @@ def smooth(
       than TEXT_PARAGRAPH_CHARS characters, with nothing kept between it and the next
       heading or the end, is noise when lines (all dropped) lie under it, or when it
       comes after the text's last such paragraph: it heads a box whose lines are
-      dropped (docs/quality.md, #58 and #59).
+      dropped (docs/quality.md, #58 and #59);
+    - ``empty_labels``: a kept line of at most LABEL_CHARS characters that ends with a
+      colon, whose next line is dropped (or that ends the page), is noise: it labels
+      a list of tags, a date or a form field that is not text (#64).
     Table cells (not samples) are left as they are. ``link_runs``, ``credits``,
     ``see_also`` and ``empty_headings`` raised F1 on the dev data as a whole
     (docs/quality.md); the others stay for measurement.
@@ -153,6 +159,8 @@ def smooth(
         kept = [None if text and is_see_also(unit) else text for unit, text in zip(units, kept)]
     if "empty_headings" in passes:
         kept = [None if empty else text for text, empty in zip(kept, empty_headings(units, kept))]
+    if "empty_labels" in passes:
+        kept = [None if empty else text for text, empty in zip(kept, empty_labels(units, kept))]
     if "islands" not in passes and "bridges" not in passes:
         return kept
     short = [u.is_sample and text_length(u.text) <= beta for u in units]
@@ -255,6 +263,25 @@ def empty_headings(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bo
             if kept[i]:
                 heads_nothing = False
     return empty
+
+
+def empty_labels(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
+    """Which units are kept labels whose next line is dropped (smooth's ``empty_labels``)."""
+    empty = [False] * len(units)
+    following_kept = False  # whether the next sample after this unit is kept
+    for i in range(len(units) - 1, -1, -1):
+        unit = units[i]
+        if not unit.is_sample:
+            continue
+        empty[i] = bool(kept[i]) and not following_kept and unit.post == 0 and is_label(unit)
+        following_kept = bool(kept[i])
+    return empty
+
+
+def is_label(unit: Unit) -> bool:
+    """Whether the unit is a label: a short line that ends with a colon (empty_labels)."""
+    text = unit.text.rstrip()
+    return unit.is_sample and text.endswith((":", "：")) and text_length(text) <= LABEL_CHARS
 
 
 def is_see_also(unit: Unit) -> bool:

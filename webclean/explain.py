@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from webclean.config import Config
-from webclean.denoise import denoise, is_credit, is_see_also, link_runs
+from webclean.denoise import denoise, is_credit, is_label, is_see_also, link_runs
 from webclean.extract import FEATURE_SET, KEEP_WHOLE, SMOOTHING, check_model, locate_page
 from webclean.features import feature_matrix
 from webclean.locate import text_length
@@ -31,6 +31,7 @@ POST_REST = "post rest"  # the rest of a post's record (user panel, signature), 
 CREDIT = "credit"  # a source or editor line, or a picture's credit, dropped (denoise.is_credit)
 SEE_ALSO = "see also"  # a "read also" line, another story's headline, dropped (denoise.is_see_also)
 EMPTY_HEADING = "empty heading"  # a heading over nothing kept, dropped (denoise.empty_headings)
+EMPTY_LABEL = "empty label"  # a "Tags:" label whose line is dropped, dropped (denoise.empty_labels)
 AS_IS = "as is"  # not a sample: kept as it is (method paper's table cells)
 
 _REGIONS = {-1: "before", 0: "block", 1: "after"}
@@ -125,6 +126,8 @@ def explain(
         elif not text and "empty_headings" in smoothing and unit.kind == "heading" and (decisions[i] or 0.0) > 0:
             # A heading the classifier keeps goes whole (it is short): only the pass drops it.
             outcome = EMPTY_HEADING
+        elif not text and "empty_labels" in smoothing and is_label(unit) and (decisions[i] or 0.0) > 0:
+            outcome = EMPTY_LABEL
         elif not text:
             outcome = DROPPED
         else:

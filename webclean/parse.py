@@ -55,11 +55,13 @@ class ParseError(Exception):
 # template: inert markup; svg: drawing labels, and its <title> is not the page's;
 # object/embed/applet: plug-in content; select/button/datalist: form controls, whose
 # options and labels are the page's menus and buttons (an archive's drop-down of months
-# outweighed a blog post when locating the block: docs/quality.md, #62). Not textarea:
-# with it too (#41), cleaneval_zh lost F1.
+# outweighed a blog post when locating the block: docs/quality.md, #62); rt/rp: ruby
+# annotations, the readings set over Japanese or Chinese characters, which would cut
+# every word of the text they gloss. Not textarea: with it too (#41), cleaneval_zh
+# lost F1.
 JUNK_TAGS = (
     "script", "style", "noscript", "iframe", "template", "svg", "object", "embed", "applet",
-    "select", "button", "datalist",
+    "select", "button", "datalist", "rt", "rp",
 )
 
 # A <noscript> up to its end tag, as a browser with scripts on reads it: raw text. One
