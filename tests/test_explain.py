@@ -11,8 +11,9 @@ import pytest
 from webclean.classifier import SVMParams
 from webclean.cli import main
 from webclean.config import Config
-from webclean.explain import AS_IS, CREDIT, DROPPED, KEPT, LINK_RUN, PARTLY_KEPT, POST, POST_REST, explain
+from webclean.explain import AS_IS, CREDIT, DROPPED, EMPTY_LABEL, KEPT, LINK_RUN, PARTLY_KEPT, POST, POST_REST, explain
 from webclean.extract import extract
+from webclean.features import SVM_WIDTHS
 from webclean.lexicon import NoiseLexicon
 from webclean.model import Model
 
@@ -68,6 +69,24 @@ def test_a_credit_line_is_told_apart_and_dropped():
     credit = next(u for u in explanation.units if "责任编辑" in u.text)
     assert credit.outcome == CREDIT and credit.kept == ""
     assert "责任编辑" not in explanation.text and explanation.text == extract(html).text
+
+
+def _keep_all_model() -> Model:
+    """Method svm's features, an SVM that calls every unit content."""
+    width = SVM_WIDTHS["rich"]
+    svm = SVMParams("linear", np.zeros(width), np.ones(width), np.zeros((1, width)), np.zeros(1), 1.0, gamma=1.0)
+    return Model(NoiseLexicon(words={}, marks={}), svm, Config(method="svm"), "rich")
+
+
+def test_an_empty_label_is_told_apart_and_dropped():
+    body = "The council met on Monday to discuss the new bridge over the river, and voted to fund it in full."
+    html = f"<html><body><div><p>{body}</p><p>Tags:</p><p>{body}</p><p>Last modified:</p></div></body></html>"
+    model = _keep_all_model()
+    explanation = explain(html, model=model)
+    outcomes = {unit.text: unit.outcome for unit in explanation.units}
+    # A label over a kept line stays; one that ends the text labels nothing kept.
+    assert outcomes == {body: KEPT, "Tags:": KEPT, "Last modified:": EMPTY_LABEL}
+    assert explanation.text == extract(html, model=model).text == f"{body}\nTags:\n{body}"
 
 
 def test_the_noise_filter_and_table_cells_are_told_apart():

@@ -14,7 +14,7 @@ from webclean.datasets import Page
 from webclean.extract import extract, locate_units
 from webclean.model import save_model
 from webclean.parse import parse_html
-from webclean.training import MIXED, GoldMatcher, PeerVotes, choose_sample, label_page, page_weights, train
+from webclean.training import MIXED, GoldMatcher, PeerVotes, choose_sample, fit_classifier, label_page, page_weights, train
 
 METHODS = ("svm", "paper")
 # Small and fast: two folds, a 2 x 2 grid.
@@ -387,3 +387,25 @@ def test_pages_without_gold_are_trained_on_and_not_scored():
     assert [r.score.page_id for r in scored.results] == [p.id for p in pages[:2]]
     folded = cross_validate([*pages, weak], config, 2)
     assert sorted(r.score.page_id for r in folded.results) == sorted(p.id for p in pages)
+
+
+@pytest.mark.parametrize(
+    ("method", "search", "expected"),
+    [("paper", "auto", {"C": 10.0, "gamma": 5.0}), ("svm", "auto", {"C": 3.0, "gamma": 2.0}), ("svm", "grid", {"C": 10.0, "gamma": 5.0})],
+)
+def test_method_svm_takes_fixed_c_and_gamma_and_paper_searches_the_grid(method, search, expected):
+    # Two classes in opposite quarters (XOR), which a wide kernel with a small C cannot
+    # separate: the grid picks the narrow kernel and the large C.
+    rng = np.random.default_rng(0)
+    X = rng.uniform(size=(200, 2))
+    y = ((X[:, 0] > 0.5) ^ (X[:, 1] > 0.5)).astype(np.int64)
+    config = Config(method=method).with_overrides(
+        ["classifier.folds=3", "classifier.c_grid=[0.1, 10.0]", "classifier.gamma_grid=[0.01, 5.0]",
+         f"classifier.search={search}", "classifier.fixed_c=3.0", "classifier.fixed_gamma=2.0"]
+    )  # fmt: skip
+    assert fit_classifier(X, y, config).best_params_ == expected
+
+
+def test_an_unknown_search_is_refused():
+    with pytest.raises(ConfigError, match="classifier.search"):
+        Config().with_overrides(["classifier.search=random"])

@@ -140,7 +140,7 @@ def smooth(
       dropped (docs/quality.md, #58 and #59);
     - ``empty_labels``: a kept line of at most LABEL_CHARS characters that ends with a
       colon, whose next line is dropped (or that ends the page), is noise: it labels
-      a list of tags, a date or a form field that is not text (#64).
+      a list of tags, a date or a form field that is not text (#66).
     Table cells (not samples) are left as they are. ``link_runs``, ``credits``,
     ``see_also`` and ``empty_headings`` raised F1 on the dev data as a whole
     (docs/quality.md); the others stay for measurement.

@@ -233,12 +233,18 @@ def is_balanced(config: Config) -> bool:
     return balance == "balanced" or (balance == "auto" and config.method == "paper")
 
 
+def searches_grid(config: Config) -> bool:
+    search = config.classifier.search
+    return search == "grid" or (search == "auto" and config.method == "paper")
+
+
 def fit_classifier(X: np.ndarray, y: np.ndarray, config: Config) -> TagClassifier:
     c = config.classifier
+    grid = searches_grid(config)
     return TagClassifier(
         kernel=c.kernel,
-        c_grid=c.c_grid,
-        gamma_grid=c.gamma_grid,
+        c_grid=c.c_grid if grid else (c.fixed_c,),
+        gamma_grid=c.gamma_grid if grid else (c.fixed_gamma,),
         folds=c.folds,
         random_state=c.random_state,
         class_weight="balanced" if is_balanced(config) else None,
