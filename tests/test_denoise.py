@@ -77,7 +77,10 @@ def test_link_runs_leave_the_headline_after_a_menu():
 def test_method_svm_smooths_link_runs_and_paper_does_not():
     from webclean.extract import SMOOTHING
 
-    assert SMOOTHING == {"paper": (), "svm": ("link_runs", "credits", "see_also", "empty_headings", "empty_labels")}
+    assert SMOOTHING == {
+        "paper": (),
+        "svm": ("link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels"),
+    }
 
 
 def test_credits_drop_short_lines_that_name_a_source_or_an_editor():
@@ -139,6 +142,27 @@ def test_see_also_drops_a_line_that_opens_with_a_read_also_label():
     # The label must open the line and be followed by its delimiter.
     kept = ["We read also the minutes of the last meeting: nothing new.", "See also the table below", "Related"]
     assert smooth([_unit(text) for text in kept], list(kept), 40, ("see_also",)) == kept
+
+
+def test_notices_drop_the_sites_calls_to_its_reader():
+    prose = "The council met on Monday to discuss the new bridge over the river, and voted to fund it. " * 3
+    lines = [
+        prose,
+        "Sign up for our newsletter to get the latest stories in your inbox.",
+        "Please understand that comments are moderated and it is not always possible to publish all.",
+        "Folgen Sie uns auf Twitter",
+        "Copyright 2023 Example Television Corp. All rights reserved.",
+        "Suscríbete a nuestro boletín",
+    ]
+    units = [_unit(text) for text in lines]
+    assert smooth(units, list(lines), 40, ("notices",)) == [prose, None, None, None, None, None]
+    # News prose about subscribers or newsletters is the story's; so is a long paragraph.
+    kept = [
+        "The streaming service added 2.4 million subscribers in the quarter, more than expected.",
+        "Its subscription price rises to $12 in March.",
+        prose + "Readers can sign up at the library.",
+    ]
+    assert smooth([_unit(text) for text in kept], list(kept), 40, ("notices",)) == kept
 
 
 def test_empty_headings_drop_a_heading_over_nothing_kept_after_the_text():

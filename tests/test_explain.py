@@ -11,7 +11,9 @@ import pytest
 from webclean.classifier import SVMParams
 from webclean.cli import main
 from webclean.config import Config
-from webclean.explain import AS_IS, CREDIT, DROPPED, EMPTY_LABEL, KEPT, LINK_RUN, PARTLY_KEPT, POST, POST_REST, explain
+from webclean.explain import (
+    AS_IS, CREDIT, DROPPED, EMPTY_LABEL, KEPT, LINK_RUN, NOTICE, PARTLY_KEPT, POST, POST_REST, explain,
+)  # fmt: skip
 from webclean.extract import extract
 from webclean.features import SVM_WIDTHS
 from webclean.lexicon import NoiseLexicon
@@ -87,6 +89,15 @@ def test_an_empty_label_is_told_apart_and_dropped():
     # A label over a kept line stays; one that ends the text labels nothing kept.
     assert outcomes == {body: KEPT, "Tags:": KEPT, "Last modified:": EMPTY_LABEL}
     assert explanation.text == extract(html, model=model).text == f"{body}\nTags:\n{body}"
+
+
+def test_a_notice_is_told_apart_and_dropped():
+    body = "The council met on Monday to discuss the new bridge over the river, and voted to fund it in full."
+    html = f"<html><body><div><p>{body}</p><p>Sign up for our newsletter</p><p>{body}</p></div></body></html>"
+    model = _keep_all_model()
+    outcomes = {unit.text: unit.outcome for unit in explain(html, model=model).units}
+    assert outcomes == {body: KEPT, "Sign up for our newsletter": NOTICE}
+    assert extract(html, model=model).text == f"{body}\n{body}"
 
 
 def test_the_noise_filter_and_table_cells_are_told_apart():

@@ -90,7 +90,7 @@ def decide(
 
 
 # The passes of smooth(), in the order they run.
-SMOOTHING_PASSES = ("link_runs", "islands", "bridges", "credits", "see_also", "empty_headings", "empty_labels")
+SMOOTHING_PASSES = ("link_runs", "islands", "bridges", "credits", "see_also", "notices", "empty_headings", "empty_labels")
 # A paragraph of more than this many characters is the text's own (empty_headings).
 TEXT_PARAGRAPH_CHARS = 80
 # A credit line: a short line that names the story's source or its editor (来源：新华社,
@@ -133,6 +133,11 @@ def smooth(
     - ``see_also``: a line of at most SEE_ALSO_CHARS characters that opens with a "read
       also" label (Lesen Sie auch:, VEA TAMBIÉN:, 延伸阅读：) is noise: another story's
       headline (#57);
+    - ``notices``: a line of at most NOTICE_CHARS characters that calls the reader to
+      subscribe, sign up or follow, or that states the comments' policy or the rights
+      reserved ("Sign up for our newsletter", "Folgen Sie uns auf Twitter", "All rights
+      reserved"), in the languages of the dev data, is noise: the site's, not the
+      story's (#68);
     - ``empty_headings``: a kept heading after the text's first kept paragraph of more
       than TEXT_PARAGRAPH_CHARS characters, with nothing kept between it and the next
       heading or the end, is noise when lines (all dropped) lie under it, or when it
@@ -142,8 +147,8 @@ def smooth(
       colon, whose next line is dropped (or that ends the page), is noise: it labels
       a list of tags, a date or a form field that is not text (#66).
     Table cells (not samples) are left as they are. ``link_runs``, ``credits``,
-    ``see_also`` and ``empty_headings`` raised F1 on the dev data as a whole
-    (docs/quality.md); the others stay for measurement.
+    ``see_also``, ``notices``, ``empty_headings`` and ``empty_labels`` raised F1 on
+    the dev data as a whole (docs/quality.md); the others stay for measurement.
     """
     unknown = set(passes) - set(SMOOTHING_PASSES)
     if unknown:
@@ -157,6 +162,8 @@ def smooth(
         kept = [None if text and is_credit(unit) else text for unit, text in zip(units, kept)]
     if "see_also" in passes:
         kept = [None if text and is_see_also(unit) else text for unit, text in zip(units, kept)]
+    if "notices" in passes:
+        kept = [None if text and is_notice(unit) else text for unit, text in zip(units, kept)]
     if "empty_headings" in passes:
         kept = [None if empty else text for text, empty in zip(kept, empty_headings(units, kept))]
     if "empty_labels" in passes:
@@ -232,6 +239,18 @@ _SEE_ALSO_RE = re.compile(
 )
 
 
+# A notice: the site speaking to its reader, not the story: a call to subscribe, sign up
+# or follow, the comments' policy, the rights reserved. Verbs in the forms that call
+# (subscribe, abonnieren), never "subscribers" or "subscription", which news prose uses.
+NOTICE_CHARS = 200
+_NOTICE_RE = re.compile(
+    r"\b(?:subscribe|sign[ -]?up|newsletters?|follow us|comments are moderated|all rights reserved"
+    r"|abonnieren|abonniere|newsletter-anmeldung|folgen sie uns|folge uns"
+    r"|suscr[íi]bete|suscr[íi]base|suscribirse|abonnez-vous|s'abonner|inscrivez-vous)\b",
+    re.IGNORECASE,
+)
+
+
 def empty_headings(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
     """Which units are kept headings that head nothing kept (smooth's ``empty_headings``):
     the heading of a box of related stories, of the comments or of a newsletter form,
@@ -287,6 +306,11 @@ def is_label(unit: Unit) -> bool:
 def is_see_also(unit: Unit) -> bool:
     """Whether the unit is a see-also line (smooth's ``see_also``)."""
     return unit.is_sample and text_length(unit.text) <= SEE_ALSO_CHARS and _SEE_ALSO_RE.search(unit.text) is not None
+
+
+def is_notice(unit: Unit) -> bool:
+    """Whether the unit is the site's notice to its reader (smooth's ``notices``)."""
+    return unit.is_sample and text_length(unit.text) <= NOTICE_CHARS and _NOTICE_RE.search(unit.text) is not None
 
 
 def is_credit(unit: Unit) -> bool:

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from webclean.config import Config
-from webclean.denoise import denoise, is_credit, is_label, is_see_also, link_runs
+from webclean.denoise import denoise, is_credit, is_label, is_notice, is_see_also, link_runs
 from webclean.extract import FEATURE_SET, KEEP_WHOLE, SMOOTHING, check_model, locate_page
 from webclean.features import feature_matrix
 from webclean.locate import text_length
@@ -30,6 +30,7 @@ POST = "post"  # a thread's post text, kept whatever the classifier says (locate
 POST_REST = "post rest"  # the rest of a post's record (user panel, signature), dropped
 CREDIT = "credit"  # a source or editor line, or a picture's credit, dropped (denoise.is_credit)
 SEE_ALSO = "see also"  # a "read also" line, another story's headline, dropped (denoise.is_see_also)
+NOTICE = "notice"  # the site's call to subscribe or follow, or its rights notice, dropped (denoise.is_notice)
 EMPTY_HEADING = "empty heading"  # a heading over nothing kept, dropped (denoise.empty_headings)
 EMPTY_LABEL = "empty label"  # a "Tags:" label whose line is dropped, dropped (denoise.empty_labels)
 AS_IS = "as is"  # not a sample: kept as it is (method paper's table cells)
@@ -46,7 +47,7 @@ class UnitReport:
     length: int  # characters other than white space
     link_ratio: float
     decision: float | None  # the classifier's value for the whole unit; None where not classified
-    outcome: str  # KEPT, PARTLY_KEPT, DROPPED, LINK_RUN, POST, POST_REST, CREDIT, SEE_ALSO, EMPTY_HEADING or AS_IS
+    outcome: str  # KEPT, PARTLY_KEPT, DROPPED, LINK_RUN, POST, POST_REST, CREDIT, SEE_ALSO, NOTICE, EMPTY_HEADING, EMPTY_LABEL or AS_IS
     kept: str  # what the extraction keeps of it ("" when nothing)
 
 
@@ -123,6 +124,8 @@ def explain(
             outcome = CREDIT
         elif "see_also" in smoothing and is_see_also(unit):
             outcome = SEE_ALSO
+        elif "notices" in smoothing and is_notice(unit):
+            outcome = NOTICE
         elif not text and "empty_headings" in smoothing and unit.kind == "heading" and (decisions[i] or 0.0) > 0:
             # A heading the classifier keeps goes whole (it is short): only the pass drops it.
             outcome = EMPTY_HEADING
