@@ -323,10 +323,12 @@ class _Timed:
 
 
 class _TimedSVM:
-    """Stands in for SVMParams in ``denoise``, which calls nothing of it but predict()."""
+    """Stands in for SVMParams in ``denoise``, which calls nothing of it but predict()
+    and, for the tail's lines, decision_function()."""
 
-    def __init__(self, predict: _Timed) -> None:
+    def __init__(self, predict: _Timed, decision_function: _Timed) -> None:
         self.predict = predict
+        self.decision_function = decision_function
 
 
 @dataclass(frozen=True)
@@ -380,6 +382,7 @@ class StageTimer:
         check_model(self.model, self.config)
         self.row = _Timed(FEATURE_SETS[self.model.feature_set])
         self.predict = _Timed(self.model.svm.predict)
+        self.decision = _Timed(self.model.svm.decision_function)
         self.calibration = Calibration.measure()
         self.patch = mock.patch.dict(FEATURE_SETS, {self.KEY: self.row})
 
@@ -400,6 +403,7 @@ class StageTimer:
         config, model, clock = self.config, self.model, time.process_time
         self.row.reset()
         self.predict.reset()
+        self.decision.reset()
         t0 = clock()
         if sniff(data) != "html":
             return None
@@ -421,7 +425,7 @@ class StageTimer:
         t6 = clock()
         kept = ""
         if block is not None:
-            svm = _TimedSVM(self.predict)
+            svm = _TimedSVM(self.predict, self.decision)
             method = config.method
             parts = denoise(
                 units, model.lexicon, svm, config.denoise.beta, self.KEY, SMOOTHING[method], title, KEEP_WHOLE[method]
@@ -433,9 +437,10 @@ class StageTimer:
     def _split(self, *t: float) -> dict[str, float]:
         cal = self.calibration
         features = self.row.seconds - self.row.calls * cal.inside
-        classify = self.predict.seconds - self.predict.calls * cal.inside
-        calls = self.row.calls + self.predict.calls
-        rest = (t[-1] - t[-2]) - self.row.seconds - self.predict.seconds - calls * cal.outside
+        classified = self.predict.seconds + self.decision.seconds
+        classify = classified - (self.predict.calls + self.decision.calls) * cal.inside
+        calls = self.row.calls + self.predict.calls + self.decision.calls
+        rest = (t[-1] - t[-2]) - self.row.seconds - classified - calls * cal.outside
         spans = [b - a for a, b in zip(t, t[1:])]
         return dict(zip(STAGES, [*spans[:-1], features, classify, rest]))
 
@@ -661,7 +666,8 @@ def stage_table(report: StageReport) -> str:
         "segment is `page_lines` (drop_hidden and segment: the page's lines); "
         "locate is `locate_units` on those lines (Step 1's locate_region, and line_units); "
         "metadata is `page_metadata` (date and source) on the same lines; "
-        "features is the row function and classify `SVMParams.predict` inside `denoise`, "
+        "features is the row function and classify `SVMParams.predict` (and `decision_function`, for the tail's lines) "
+        "inside `denoise`, "
         "whose other work (sentence splitting, the noise-filter loop, building arrays, the final join) is denoise (rest). "
         f"Each timed call costs {1e6 * report.calibration.inside:.2f} µs inside its own figure and "
         f"{1e6 * report.calibration.outside:.2f} µs outside it (measured at start, subtracted).",

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from webclean.denoise import link_runs, smooth
+from webclean.denoise import denoise, link_runs, smooth, tail_lines
 from webclean.features import Unit
 
 
@@ -79,7 +79,7 @@ def test_method_svm_smooths_link_runs_and_paper_does_not():
 
     assert SMOOTHING == {
         "paper": (),
-        "svm": ("link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels"),
+        "svm": ("link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels", "tail_lines"),
     }
 
 
@@ -225,3 +225,52 @@ def test_empty_labels_drop_a_label_whose_line_is_dropped():
     long_label = "Everything the council decided on Monday about the bridge:"
     assert smooth([_unit(long_label)], [long_label], 40, ("empty_labels",)) == [long_label]
     assert smooth([_unit("来源："), _unit(LONG)], ["来源：", None], 40, ("empty_labels",)) == [None, None]
+
+
+class _ValuesByText:
+    """A classifier whose decision for a unit is set by its text (through a 1-wide row)."""
+
+    def __init__(self, values: dict[str, float]) -> None:
+        self.texts = list(values)
+        self.values = values
+
+    def row(self, unit, text, lexicon):
+        return [float(self.texts.index(unit.text))]
+
+    def decision_function(self, X):
+        return np.array([self.values[self.texts[int(x[0])]] for x in X])
+
+    def predict(self, X):
+        return (self.decision_function(X) > 0).astype(np.int64)
+
+
+PARAGRAPH = LONG + " It goes on for a second sentence, as a paragraph of the text does."
+
+
+def test_tail_lines_drop_what_the_classifier_is_unsure_of_after_the_texts_last_paragraph():
+    from webclean import denoise as module
+
+    lines = {
+        "Short line before the text": 0.4,
+        PARAGRAPH: 2.0,
+        "A bio of the author": 0.6,
+        "Share this story": 0.2,
+        "The last word, sure": 1.5,
+        "本文作者是本报记者": 0.3,
+    }
+    scripted = _ValuesByText(lines)
+    units = [_unit(text) for text in lines]
+    kept = list(lines)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(module.FEATURE_SETS, "scripted", scripted.row)
+        unsure = tail_lines(units, kept, None, scripted, "scripted")
+        # Before the last long paragraph nothing changes; after it, a line needs 1 or
+        # more, and a line in CJK ideographs is left to the decision at 0.
+        assert unsure == [False, False, True, True, False, False]
+        assert denoise(units, None, scripted, 40, "scripted", ("tail_lines",)) == [
+            "Short line before the text", PARAGRAPH, None, None, "The last word, sure", "本文作者是本报记者",
+        ]  # fmt: skip
+        # A thread's posts keep their lines; a page without a long paragraph has no tail.
+        post = units[2]._replace(post=1)
+        assert tail_lines([units[1], post], [PARAGRAPH, post.text], None, scripted, "scripted") == [False, False]
+        assert tail_lines(units[2:4], kept[2:4], None, scripted, "scripted") == [False, False]

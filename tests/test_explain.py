@@ -12,7 +12,7 @@ from webclean.classifier import SVMParams
 from webclean.cli import main
 from webclean.config import Config
 from webclean.explain import (
-    AS_IS, CREDIT, DROPPED, EMPTY_LABEL, KEPT, LINK_RUN, NOTICE, PARTLY_KEPT, POST, POST_REST, explain,
+    AS_IS, CREDIT, DROPPED, EMPTY_LABEL, KEPT, LINK_RUN, NOTICE, PARTLY_KEPT, POST, POST_REST, UNSURE_TAIL, explain,
 )  # fmt: skip
 from webclean.extract import extract
 from webclean.features import SVM_WIDTHS
@@ -73,10 +73,10 @@ def test_a_credit_line_is_told_apart_and_dropped():
     assert "责任编辑" not in explanation.text and explanation.text == extract(html).text
 
 
-def _keep_all_model() -> Model:
-    """Method svm's features, an SVM that calls every unit content."""
+def _keep_all_model(decision: float = 1.0) -> Model:
+    """Method svm's features, an SVM that calls every unit content, at this decision."""
     width = SVM_WIDTHS["rich"]
-    svm = SVMParams("linear", np.zeros(width), np.ones(width), np.zeros((1, width)), np.zeros(1), 1.0, gamma=1.0)
+    svm = SVMParams("linear", np.zeros(width), np.ones(width), np.zeros((1, width)), np.zeros(1), decision, gamma=1.0)
     return Model(NoiseLexicon(words={}, marks={}), svm, Config(method="svm"), "rich")
 
 
@@ -98,6 +98,15 @@ def test_a_notice_is_told_apart_and_dropped():
     outcomes = {unit.text: unit.outcome for unit in explain(html, model=model).units}
     assert outcomes == {body: KEPT, "Sign up for our newsletter": NOTICE}
     assert extract(html, model=model).text == f"{body}\n{body}"
+
+
+def test_an_unsure_line_of_the_tail_is_told_apart_and_dropped():
+    body = " ".join(["The council met on Monday to discuss the new bridge over the river, and voted to fund it."] * 2)
+    html = f"<html><body><div><p>{body}</p><p>Share this story</p><p>本报记者 张三</p></div></body></html>"
+    model = _keep_all_model(decision=0.5)
+    outcomes = {unit.text: unit.outcome for unit in explain(html, model=model).units}
+    assert outcomes == {body: KEPT, "Share this story": UNSURE_TAIL, "本报记者 张三": KEPT}
+    assert extract(html, model=model).text == f"{body}\n本报记者 张三"
 
 
 def test_the_noise_filter_and_table_cells_are_told_apart():

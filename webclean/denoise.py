@@ -19,7 +19,7 @@ from webclean.classifier import CONTENT, SVMParams
 from webclean.features import FEATURE_SETS, LONG_LINE, Unit
 from webclean.lexicon import NoiseLexicon
 from webclean.locate import text_length
-from webclean.tokenize import split_sentences
+from webclean.tokenize import cjk_chars, split_sentences
 
 
 def denoise(
@@ -35,7 +35,8 @@ def denoise(
     """What is kept of each unit, in document order: its kept text, or None (or "")
     where nothing; the page's text joins the kept ones.
 
-    ``smoothing`` names passes of :func:`smooth` over the decisions and ``whole``
+    ``smoothing`` names passes of :func:`smooth` over the decisions, and
+    ``tail_lines`` (:func:`tail_lines`), which asks the classifier again; ``whole``
     keeps a long unit whole that the noise filter would drop (method svm only; see
     :func:`decide`).
     """
@@ -43,9 +44,11 @@ def denoise(
     # classified, and decide leaves them as noise, which is that pass done.
     settled = link_runs(units, beta=beta, title=title) if "link_runs" in smoothing else None
     kept = decide(units, lexicon, svm, beta, feature_set, settled, whole)
-    rest = [name for name in smoothing if name != "link_runs"]
+    rest = [name for name in smoothing if name not in ("link_runs", "tail_lines")]
     if rest:
         kept = smooth(units, kept, beta, rest)
+    if "tail_lines" in smoothing:
+        kept = [None if unsure else text for text, unsure in zip(kept, tail_lines(units, kept, lexicon, svm, feature_set))]
     # A thread located as its posts (method svm, docs/quality.md #51): each post's text
     # is kept, the rest of its record (user panel, signature, links) dropped.
     return [unit.text if unit.post > 0 else None if unit.post < 0 else text for unit, text in zip(units, kept)]
@@ -89,7 +92,8 @@ def decide(
     return kept
 
 
-# The passes of smooth(), in the order they run.
+# The passes of smooth(), in the order they run; denoise runs tail_lines after them,
+# as it asks the classifier again.
 SMOOTHING_PASSES = ("link_runs", "islands", "bridges", "credits", "see_also", "notices", "empty_headings", "empty_labels")
 # A paragraph of more than this many characters is the text's own (empty_headings).
 TEXT_PARAGRAPH_CHARS = 80
@@ -249,6 +253,43 @@ _NOTICE_RE = re.compile(
     r"|suscr[íi]bete|suscr[íi]base|suscribirse|abonnez-vous|s'abonner|inscrivez-vous)\b",
     re.IGNORECASE,
 )
+
+
+# The text's tail (tail_lines): after the last kept paragraph of more than
+# TEXT_PARAGRAPH_CHARS characters, a kept line mostly outside CJK ideographs (at most
+# TAIL_CJK_SHARE of its characters) stays only with a decision of TAIL_DECISION or more.
+TAIL_DECISION = 1.0
+TAIL_CJK_SHARE = 0.3
+
+
+def tail_lines(
+    units: Sequence[Unit], kept: Sequence[str | None], lexicon: NoiseLexicon, svm: SVMParams, feature_set: str
+) -> list[bool]:
+    """Which kept lines of the text's tail the classifier is not sure enough of.
+
+    After an article's last paragraph come its site's lines: a bio, a call to comment,
+    a teaser, a label; the classifier keeps many of them at decisions between 0 and 1
+    (method svm, docs/quality.md #69). Lines in CJK ideographs are left alone: there the
+    tail's short lines are more often the text's (a forum's short replies, a closing
+    line), and the Chinese dev files lost with them. Lines of a thread's posts are the
+    thread's. The decision is the whole line's, as the classifier gives it.
+    """
+    unsure = [False] * len(units)
+    last = max((i for i, text in enumerate(kept) if text and text_length(text) > TEXT_PARAGRAPH_CHARS), default=None)
+    if last is None:
+        return unsure
+    tail = [i for i in range(last + 1, len(units)) if kept[i] and units[i].post == 0 and is_spaced(units[i].text)]
+    if tail:
+        row = FEATURE_SETS[feature_set]
+        values = svm.decision_function(np.asarray([row(units[i], units[i].text, lexicon) for i in tail]))
+        for i, value in zip(tail, values):
+            unsure[i] = value < TAIL_DECISION
+    return unsure
+
+
+def is_spaced(text: str) -> bool:
+    """Whether a text is written mostly outside CJK ideographs (tail_lines)."""
+    return len(cjk_chars(text)) <= TAIL_CJK_SHARE * len(text)
 
 
 def empty_headings(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:

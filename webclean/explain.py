@@ -14,7 +14,9 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from webclean.config import Config
-from webclean.denoise import denoise, is_credit, is_label, is_notice, is_see_also, link_runs
+from webclean.denoise import (
+    TAIL_DECISION, TEXT_PARAGRAPH_CHARS, denoise, is_credit, is_label, is_notice, is_see_also, is_spaced, link_runs,
+)
 from webclean.extract import FEATURE_SET, KEEP_WHOLE, SMOOTHING, check_model, locate_page
 from webclean.features import feature_matrix
 from webclean.locate import text_length
@@ -32,6 +34,7 @@ CREDIT = "credit"  # a source or editor line, or a picture's credit, dropped (de
 SEE_ALSO = "see also"  # a "read also" line, another story's headline, dropped (denoise.is_see_also)
 NOTICE = "notice"  # the site's call to subscribe or follow, or its rights notice, dropped (denoise.is_notice)
 EMPTY_HEADING = "empty heading"  # a heading over nothing kept, dropped (denoise.empty_headings)
+UNSURE_TAIL = "unsure tail"  # after the text's last paragraph, kept with a decision under 1, dropped (denoise.tail_lines)
 EMPTY_LABEL = "empty label"  # a "Tags:" label whose line is dropped, dropped (denoise.empty_labels)
 AS_IS = "as is"  # not a sample: kept as it is (method paper's table cells)
 
@@ -47,7 +50,8 @@ class UnitReport:
     length: int  # characters other than white space
     link_ratio: float
     decision: float | None  # the classifier's value for the whole unit; None where not classified
-    outcome: str  # KEPT, PARTLY_KEPT, DROPPED, LINK_RUN, POST, POST_REST, CREDIT, SEE_ALSO, NOTICE, EMPTY_HEADING, EMPTY_LABEL or AS_IS
+    outcome: str  # KEPT, PARTLY_KEPT, DROPPED, LINK_RUN, POST, POST_REST, CREDIT, SEE_ALSO, NOTICE,
+    # EMPTY_HEADING, EMPTY_LABEL, UNSURE_TAIL or AS_IS
     kept: str  # what the extraction keeps of it ("" when nothing)
 
 
@@ -111,6 +115,9 @@ def explain(
         values = model.svm.decision_function(feature_matrix([units[i] for i in samples], model.lexicon, model.feature_set))
         for i, value in zip(samples, np.asarray(values, dtype=float)):
             decisions[i] = float(value)
+    # The text's last paragraph: tail_lines drops only shorter lines after it, so it is
+    # the same before the pass and after.
+    last = max((i for i, text in enumerate(kept) if text and text_length(text) > TEXT_PARAGRAPH_CHARS), default=len(units))
     reports = []
     for i, unit in enumerate(units):
         text = kept[i] or ""
@@ -131,6 +138,8 @@ def explain(
             outcome = EMPTY_HEADING
         elif not text and "empty_labels" in smoothing and is_label(unit) and (decisions[i] or 0.0) > 0:
             outcome = EMPTY_LABEL
+        elif not text and "tail_lines" in smoothing and i > last and 0 < (decisions[i] or 0.0) < TAIL_DECISION:
+            outcome = UNSURE_TAIL if is_spaced(unit.text) else DROPPED
         elif not text:
             outcome = DROPPED
         else:
