@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from webclean.denoise import denoise, link_runs, smooth, tail_lines
-from webclean.features import Unit
+from webclean.features import FEATURE_WIDTHS, Unit
 
 
 def _unit(text: str, kind: str = "p") -> Unit:
@@ -263,6 +263,7 @@ def test_tail_lines_drop_what_the_classifier_is_unsure_of_after_the_texts_last_p
     kept = list(lines)
     with pytest.MonkeyPatch.context() as patch:
         patch.setitem(module.FEATURE_SETS, "scripted", scripted.row)
+        patch.setitem(FEATURE_WIDTHS, "scripted", 1)
         unsure = tail_lines(units, kept, None, scripted, "scripted")
         # Before the last long paragraph nothing changes; after it, a line needs 1 or
         # more, and a line in CJK ideographs is left to the decision at 0.

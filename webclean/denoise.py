@@ -16,7 +16,7 @@ from typing import Sequence
 import numpy as np
 
 from webclean.classifier import CONTENT, SVMParams
-from webclean.features import FEATURE_SETS, LONG_LINE, Unit
+from webclean.features import FEATURE_SETS, LONG_LINE, Unit, feature_matrix
 from webclean.lexicon import NoiseLexicon
 from webclean.locate import text_length
 from webclean.tokenize import cjk_chars, split_sentences
@@ -275,16 +275,20 @@ def tail_lines(
     thread's. The decision is the whole line's, as the classifier gives it.
     """
     unsure = [False] * len(units)
-    last = max((i for i, text in enumerate(kept) if text and text_length(text) > TEXT_PARAGRAPH_CHARS), default=None)
+    last = last_paragraph(kept)
     if last is None:
         return unsure
     tail = [i for i in range(last + 1, len(units)) if kept[i] and units[i].post == 0 and is_spaced(units[i].text)]
     if tail:
-        row = FEATURE_SETS[feature_set]
-        values = svm.decision_function(np.asarray([row(units[i], units[i].text, lexicon) for i in tail]))
+        values = svm.decision_function(feature_matrix([units[i] for i in tail], lexicon, feature_set))
         for i, value in zip(tail, values):
             unsure[i] = value < TAIL_DECISION
     return unsure
+
+
+def last_paragraph(kept: Sequence[str | None]) -> int | None:
+    """The index of the last kept text of more than TEXT_PARAGRAPH_CHARS characters."""
+    return max((i for i, text in enumerate(kept) if text and text_length(text) > TEXT_PARAGRAPH_CHARS), default=None)
 
 
 def is_spaced(text: str) -> bool:

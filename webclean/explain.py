@@ -15,7 +15,7 @@ import numpy as np
 
 from webclean.config import Config
 from webclean.denoise import (
-    TAIL_DECISION, TEXT_PARAGRAPH_CHARS, denoise, is_credit, is_label, is_notice, is_see_also, is_spaced, link_runs,
+    TAIL_DECISION, denoise, is_credit, is_label, is_notice, is_see_also, is_spaced, last_paragraph, link_runs,
 )
 from webclean.extract import FEATURE_SET, KEEP_WHOLE, SMOOTHING, check_model, locate_page
 from webclean.features import feature_matrix
@@ -117,7 +117,9 @@ def explain(
             decisions[i] = float(value)
     # The text's last paragraph: tail_lines drops only shorter lines after it, so it is
     # the same before the pass and after.
-    last = max((i for i, text in enumerate(kept) if text and text_length(text) > TEXT_PARAGRAPH_CHARS), default=len(units))
+    last = last_paragraph(kept)
+    if last is None:
+        last = len(units)
     reports = []
     for i, unit in enumerate(units):
         text = kept[i] or ""
