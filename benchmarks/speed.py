@@ -363,8 +363,8 @@ class StageTimer:
     Features and classification happen inside ``denoise``: its row function and the
     SVM's predict() are wrapped for the purpose. The row function is reached through
     ``features.FEATURE_SETS``, so a timed copy is registered there under a private
-    key while the breakdown runs (``mock.patch.dict`` restores the dict); no library
-    code changes.
+    key while the breakdown runs, with its width in ``FEATURE_WIDTHS`` (``mock.patch.dict``
+    restores both dicts); no library code changes.
     """
 
     KEY = "_speed_benchmark_timed"
@@ -372,7 +372,7 @@ class StageTimer:
     def __init__(self) -> None:
         from webclean.config import Config
         from webclean.extract import FEATURE_SET, check_model
-        from webclean.features import FEATURE_SETS
+        from webclean.features import FEATURE_SETS, FEATURE_WIDTHS
         from webclean.model import default_model
 
         self.config = Config()  # webclean.extract's default configuration
@@ -384,7 +384,11 @@ class StageTimer:
         self.predict = _Timed(self.model.svm.predict)
         self.decision = _Timed(self.model.svm.decision_function)
         self.calibration = Calibration.measure()
-        self.patch = mock.patch.dict(FEATURE_SETS, {self.KEY: self.row})
+        width = FEATURE_WIDTHS[self.model.feature_set]
+        self.patches = (
+            mock.patch.dict(FEATURE_SETS, {self.KEY: self.row}),
+            mock.patch.dict(FEATURE_WIDTHS, {self.KEY: width}),
+        )
 
     def run(self, data: bytes) -> tuple[dict[str, float], str] | None:
         """Seconds per stage and the text; None for a page that stops before parsing.
@@ -460,7 +464,7 @@ def stage_breakdown(pages: Sequence[BenchPage], reps: int) -> StageReport:
 
     timer = StageTimer()
     per_pass, extract_per_pass, skipped = [], [], 0
-    with timer.patch:
+    with timer.patches[0], timer.patches[1]:
         # Untimed: a warm-up (model, jieba) when webclean-* was not among the extractors,
         # and the check that the instrumented recipe is still the library's.
         mismatches = [page.id for page in pages if _instrumented_text(timer, page) not in (None, extract(page.data).text)]
