@@ -64,6 +64,24 @@ _TAG_GROUPS = {
     "header": _GROUP_BIT["header"],
 }
 _CONTENT_ATTR_WORDS = frozenset("article content post entry story main body text detail news artibody endtext".split())
+# What each of those words marks, as bits: bit k for the k-th of ANCESTOR_GROUPS, then
+# noise, then content. A value's marks are its words' bits or-ed: a lookup a word.
+_NOISE_BIT = 1 << len(ANCESTOR_GROUPS)
+_CONTENT_BIT = _NOISE_BIT << 1
+_GROUPS_MASK = _NOISE_BIT - 1
+
+
+def _word_bits() -> dict[str, int]:
+    marks = [(1 << k, words) for k, words in enumerate(_GROUP_WORDS)]
+    marks += [(_NOISE_BIT, _NOISE_ATTR_WORDS), (_CONTENT_BIT, _CONTENT_ATTR_WORDS)]
+    bits: dict[str, int] = {}
+    for bit, words in marks:
+        for word in words:
+            bits[word] = bits.get(word, 0) | bit
+    return bits
+
+
+_WORD_BITS = _word_bits()
 # The candidate words of a lower-cased class/id value: runs of ASCII letters that start
 # it or follow white space, "_" or "-", and end it or come before one of those or a digit.
 _ATTR_WORD_RE = re.compile(r"(?<![^\s_-])[a-z]+(?![^\s_\d-])")
@@ -126,9 +144,10 @@ def drop_hidden(root: etree._Element) -> int:
 def _attr_marks(attrs: str) -> tuple[bool, bool, int]:
     """Whether class and id words name noise, whether they name the article, and the
     ANCESTOR_GROUPS they name (as bits)."""
-    words = _ATTR_WORD_RE.findall(attrs.lower())
-    groups = sum(1 << k for k, group in enumerate(_GROUP_WORDS) if not group.isdisjoint(words))
-    return not _NOISE_ATTR_WORDS.isdisjoint(words), not _CONTENT_ATTR_WORDS.isdisjoint(words), groups
+    bits = 0
+    for word in _ATTR_WORD_RE.findall(attrs.lower()):
+        bits |= _WORD_BITS.get(word, 0)
+    return bool(bits & _NOISE_BIT), bool(bits & _CONTENT_BIT), bits & _GROUPS_MASK
 
 
 def segment(container: etree._Element) -> list[Line]:
