@@ -102,6 +102,11 @@ BINARY_TYPES = frozenset(
 # A partition holds about this many input bytes, so that a task lasts minutes, not
 # hours; a single WARC (about 1 GB at Common Crawl) is never split.
 PARTITION_BYTES = 256 << 20
+# At least this many partitions a core, files permitting: Spark hands the next partition
+# to whichever core is free, so a file slower to extract than its size says delays the
+# run by a fraction of a core's share instead of the whole difference. A worker process
+# runs its tasks one after another with the broadcast model already loaded.
+TASKS_PER_CORE = 4
 # An output batch is sent to the JVM when it holds this many rows or text characters.
 BATCH_ROWS = 512
 BATCH_CHARS = 16 << 20
@@ -396,9 +401,11 @@ def _locate(path: str) -> tuple[fs.FileSystem, str, str]:
 
 
 def pack_partitions(files: Sequence[InputFile], slots: int) -> list[list[InputFile]]:
-    """Largest file first into the lightest partition, about PARTITION_BYTES each."""
+    """Largest file first into the lightest partition: about PARTITION_BYTES each, and
+    at least TASKS_PER_CORE partitions for each of the ``slots`` cores when there are
+    files enough."""
     total = sum(f.size for f in files)
-    count = min(len(files), max(slots, math.ceil(total / PARTITION_BYTES)))
+    count = min(len(files), max(slots * TASKS_PER_CORE, math.ceil(total / PARTITION_BYTES)))
     partitions: list[list[InputFile]] = [[] for _ in range(count)]
     loads = [(0, i) for i in range(count)]
     for file in sorted(files, key=lambda f: (-f.size, f.path)):

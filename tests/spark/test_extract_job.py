@@ -26,6 +26,7 @@ from webclean.result import Extraction, Status  # noqa: E402
 from webclean.spark import (  # noqa: E402
     OUTPUT_SCHEMA,
     PARTITION_BYTES,
+    TASKS_PER_CORE,
     TRUNCATED,
     ExtractJob,
     InputError,
@@ -192,8 +193,9 @@ def test_broken_warcs_keep_what_was_read_and_say_where_they_stopped(spark, tmp_p
 def test_each_task_extracts_the_files_packed_for_it(spark, tmp_path, html_inputs):
     out = tmp_path / "out"
     run(spark, html_inputs, out)
-    packed = pack_partitions(list_inputs(map(str, html_inputs)), spark.sparkContext.defaultParallelism)
-    assert len(packed) == 2
+    files = list_inputs(map(str, html_inputs))
+    packed = pack_partitions(files, spark.sparkContext.defaultParallelism)
+    assert len(files) == 7 and len(packed) == 7  # fewer files than TASKS_PER_CORE a core: one each
     # One task per partition, and one Parquet file per task.
     written = [
         sorted({row["source_file"] for row in pq.read_table(part).to_pylist()})
@@ -331,8 +333,13 @@ def test_partitions_are_packed_by_size():
     assert sorted(len(p) for p in pack_partitions(warcs, 2)) == [1, 1, 1]
     small = [InputFile(f"p{i}.html", "html", 1000 + i) for i in range(101)]
     parts = pack_partitions(small, 4)
-    assert len(parts) == 4 and sorted(len(p) for p in parts) == [25, 25, 25, 26]
+    # Small files: TASKS_PER_CORE partitions a core, whatever their bytes, of similar size.
+    assert len(parts) == 4 * TASKS_PER_CORE
+    assert sorted(len(p) for p in parts) == [6] * 11 + [7] * 5
     assert sorted(f.path for p in parts for f in p) == sorted(f.path for f in small)
+    # Enough bytes for more partitions than that: about PARTITION_BYTES each.
+    many = [InputFile(f"m{i}.warc.gz", "warc", PARTITION_BYTES // 2) for i in range(40)]
+    assert sorted(len(p) for p in pack_partitions(many, 2)) == [2] * 20
 
 
 def test_parquet_html_may_be_bytes_and_url_may_be_missing(tmp_path):
