@@ -52,7 +52,7 @@ class SVMParams:
         # and the page's time limit can interrupt between chunks.
         out = np.empty(len(Z))
         for i in range(0, len(Z), _CHUNK):
-            out[i : i + _CHUNK] = self._kernel(Z[i : i + _CHUNK]) @ self.dual_coef
+            out[i : i + _CHUNK] = self._kernel(Z[i : i + _CHUNK]) @ self._dual_coef32
             if self.trees is not None:
                 out[i : i + _CHUNK] += self.tree_weight * self.trees.decision_function(X[i : i + _CHUNK])
         out += self.intercept
@@ -63,9 +63,16 @@ class SVMParams:
 
     def _kernel(self, Z: np.ndarray) -> np.ndarray:
         """The kernel between the rows of Z and the support vectors, computed in place
-        in this thread's workspace (valid until the next call)."""
+        in this thread's workspace (valid until the next call).
+
+        In single precision: the kernel matrix is most of a page's classification, and
+        float32 halves its time (the products and exp() do twice the values a vector
+        instruction). Decision values move by about 1e-5 at most: 1.1e-5 on the 19,006
+        rows of 231 dev pages, none of whose decisions lies closer to 0 than 1.9e-4.
+        """
+        Z = Z.astype(np.float32)
         K = _workspace(len(Z), len(self.support_vectors))
-        np.dot(Z, self.support_vectors.T, out=K)
+        np.dot(Z, self._support_vectors32.T, out=K)
         if self.kernel == "linear":
             return K
         if self.kernel == "poly":
@@ -83,9 +90,17 @@ class SVMParams:
         return K
 
     @cached_property
+    def _support_vectors32(self) -> np.ndarray:
+        return self.support_vectors.astype(np.float32)
+
+    @cached_property
     def _support_norms(self) -> np.ndarray:
         """Squared norms of the support vectors: the same for every chunk of every page."""
-        return (self.support_vectors**2).sum(axis=1)
+        return (self.support_vectors**2).sum(axis=1).astype(np.float32)
+
+    @cached_property
+    def _dual_coef32(self) -> np.ndarray:
+        return self.dual_coef.astype(np.float32)
 
     def arrays(self) -> dict[str, np.ndarray]:
         arrays = {
@@ -279,7 +294,7 @@ _WORKSPACES = threading.local()
 
 
 def _workspace(rows: int, columns: int) -> np.ndarray:
-    """A (rows, columns) float64 array of this thread's, reused from call to call.
+    """A (rows, columns) float32 array of this thread's, reused from call to call.
 
     A page's kernel matrix is about a megabyte: allocated afresh for every call, the
     allocator hands it out as new pages from the operating system, and the page
@@ -288,7 +303,7 @@ def _workspace(rows: int, columns: int) -> np.ndarray:
     """
     buffer = getattr(_WORKSPACES, "buffer", None)
     if buffer is None or buffer.size < rows * columns:
-        buffer = _WORKSPACES.buffer = np.empty(max(rows * columns, _CHUNK * columns))
+        buffer = _WORKSPACES.buffer = np.empty(max(rows * columns, _CHUNK * columns), dtype=np.float32)
     return buffer[: rows * columns].reshape(rows, columns)
 
 
