@@ -35,7 +35,7 @@ from webclean.datasets import Page, read_pages  # noqa: E402
 from webclean.denoise import denoise  # noqa: E402
 from webclean.evaluate import fold_of  # noqa: E402
 from webclean.extract import KEEP_WHOLE, SMOOTHING, LocatedPage, _has_noscript, locate_page  # noqa: E402
-from webclean.features import FEATURE_SETS, Unit  # noqa: E402
+from webclean.features import Unit, feature_matrix  # noqa: E402
 from webclean.metrics import Scoreboard, score_page  # noqa: E402
 from webclean.training import train  # noqa: E402
 
@@ -75,9 +75,7 @@ def _outcome(page: Page, config: Config, model) -> Outcome:
             )  # fmt: skip
         if any(kept) or noscript or not _has_noscript(page.html):
             break
-    row = FEATURE_SETS[model.feature_set]
-    rows = [row(u, u.text, model.lexicon) for u in units]
-    decisions = model.svm.decision_function(np.asarray(rows)) if rows else np.zeros(0)
+    decisions = model.svm.decision_function(feature_matrix(units, model.lexicon, model.feature_set))
     return Outcome(page, units, decisions, kept)
 
 

@@ -372,7 +372,7 @@ class StageTimer:
     def __init__(self) -> None:
         from webclean.config import Config
         from webclean.extract import FEATURE_SET, check_model
-        from webclean.features import FEATURE_SETS, FEATURE_WIDTHS
+        from webclean.features import FEATURE_SETS
         from webclean.model import default_model
 
         self.config = Config()  # webclean.extract's default configuration
@@ -384,11 +384,15 @@ class StageTimer:
         self.predict = _Timed(self.model.svm.predict)
         self.decision = _Timed(self.model.svm.decision_function)
         self.calibration = Calibration.measure()
+
+    @contextlib.contextmanager
+    def registered(self) -> Iterator[None]:
+        """The timed row function registered under KEY, with its width, while in use."""
+        from webclean.features import FEATURE_SETS, FEATURE_WIDTHS
+
         width = FEATURE_WIDTHS[self.model.feature_set]
-        self.patches = (
-            mock.patch.dict(FEATURE_SETS, {self.KEY: self.row}),
-            mock.patch.dict(FEATURE_WIDTHS, {self.KEY: width}),
-        )
+        with mock.patch.dict(FEATURE_SETS, {self.KEY: self.row}), mock.patch.dict(FEATURE_WIDTHS, {self.KEY: width}):
+            yield
 
     def run(self, data: bytes) -> tuple[dict[str, float], str] | None:
         """Seconds per stage and the text; None for a page that stops before parsing.
@@ -464,7 +468,7 @@ def stage_breakdown(pages: Sequence[BenchPage], reps: int) -> StageReport:
 
     timer = StageTimer()
     per_pass, extract_per_pass, skipped = [], [], 0
-    with timer.patches[0], timer.patches[1]:
+    with timer.registered():
         # Untimed: a warm-up (model, jieba) when webclean-* was not among the extractors,
         # and the check that the instrumented recipe is still the library's.
         mismatches = [page.id for page in pages if _instrumented_text(timer, page) not in (None, extract(page.data).text)]
