@@ -24,12 +24,14 @@ except ImportError:  # run from a checkout: the package sits one folder up
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from webclean.config import Config, ConfigError, load_config  # noqa: E402
+from webclean.datasets import DataError  # noqa: E402
 from webclean.extract import FEATURE_SET  # noqa: E402
 from webclean.model import save_model  # noqa: E402
 from webclean.spark import InputError, build_session, configure_logging, list_inputs, train_on_spark  # noqa: E402
 
-# What a wrong argument raises: reported in one line, before the job.
-USAGE_ERRORS = (ConfigError, InputError)
+# What a wrong argument raises, before the job, or pages that cannot train a model:
+# reported in one line.
+USAGE_ERRORS = (ConfigError, InputError, DataError)
 # The methods trained here: those with a noise lexicon and an SVM.
 SVM_METHODS = tuple(FEATURE_SET)
 
@@ -66,6 +68,9 @@ def main(argv: list[str] | None = None) -> int:
         # The names of the arguments, as `webclean train` records them.
         sources = [PurePosixPath(p.rstrip("/")).name for p in args.input]
         model, report = train_on_spark(spark, files, config, sources)
+    except DataError as exc:  # raised on the driver: too few labelled units
+        print(f"train: error: {exc}", file=sys.stderr)
+        return 2
     finally:
         spark.stop()
     save_model(model, args.output)

@@ -192,3 +192,47 @@ def test_missing_input_file_is_a_clear_error(tmp_path, capsys):
     captured = capsys.readouterr()
     assert "missing.html" in captured.err
     assert "No such file" in captured.err
+
+
+def _one_line_error(capsys) -> str:
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("webclean: ") and "Traceback" not in err
+    return err
+
+
+def test_missing_config_file_is_a_one_line_error(page_file, capsys):
+    assert main(["extract", "--config", "missing.toml", str(page_file)]) == 2
+    assert _one_line_error(capsys) == "webclean: missing.toml: No such file or directory\n"
+
+
+def test_train_on_a_missing_input_is_a_one_line_error(tmp_path, capsys):
+    assert main(["train", "--input", "missing.jsonl.gz", "--output", str(tmp_path / "model")]) == 2
+    assert _one_line_error(capsys) == "webclean: missing.jsonl.gz: No such file or directory\n"
+    assert not (tmp_path / "model").exists()
+
+
+def test_train_on_pages_without_a_text_field_is_a_one_line_error(tmp_path, capsys):
+    data = tmp_path / "pages.jsonl"
+    data.write_text(json.dumps({"id": "1", "html": PAGE}) + "\n", encoding="utf-8")
+    assert main(["train", "--input", str(data), "--output", str(tmp_path / "model")]) == 2
+    err = _one_line_error(capsys)
+    assert err.startswith(f"webclean: {data}:1: no \"text\" field")
+
+
+def test_evaluate_on_a_file_that_is_not_json_lines_is_a_one_line_error(tmp_path, capsys):
+    data = tmp_path / "pages.jsonl.gz"
+    data.write_bytes(b"not gzip at all")
+    assert main(["evaluate", "--input", str(data)]) == 2
+    assert _one_line_error(capsys).startswith(f"webclean: {data}: ")
+
+
+def test_random_bytes_and_an_empty_file_are_said_to_be_what_they_are(tmp_path, capsys):
+    noise, empty = tmp_path / "noise.bin", tmp_path / "empty.html"
+    noise.write_bytes(random.Random(1).randbytes(2000))
+    empty.write_bytes(b"")
+    assert main(["extract", str(noise), str(empty)]) == 0
+    assert capsys.readouterr().err.splitlines() == [
+        f"webclean: {noise}: not_html: binary data",
+        f"webclean: {empty}: empty: empty body",
+    ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import gzip
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -279,6 +280,11 @@ def test_normalize_charset(label: str | None, name: str | None) -> None:
         (bytes(range(256)) * 4, "binary"),
         (b"Plain text, where a < b and c > d.\n" * 10, "text"),
         ("純文字，沒有任何標籤。".encode("utf-8"), "text"),
+        # Text in legacy encodings reads as text; random bytes, whatever their length, do not.
+        ("北京是中华人民共和国的首都，也是全国的政治中心。".encode("gbk"), "text"),
+        ("Москва — столица России, крупнейший город страны.".encode("cp1251"), "text"),
+        ("Der Bürgermeister sagte, die Brücke sei schön.".encode("cp1252"), "text"),
+        *((random.Random(n).randbytes(n), "binary") for n in (50, 200, 1000, 5000, 65536)),
     ],
 )
 def test_sniff(data: bytes, kind: str) -> None:

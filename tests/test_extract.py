@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 
 import dataclasses
+import random
 import time
 from pathlib import Path
 
@@ -81,7 +82,7 @@ def test_pdf_bytes_are_not_html():
     result = extract(pdf)
     assert result.status == Status.NOT_HTML
     assert result.text == ""
-    assert "pdf" in result.error
+    assert result.error == "a PDF document"
 
 
 @pytest.mark.parametrize("data", [b"", b"  \r\n\t ", ""], ids=["no-bytes", "whitespace-bytes", "empty-str"])
@@ -90,6 +91,20 @@ def test_empty_input_is_empty(data):
     assert result.status == Status.EMPTY
     assert result.text == ""
     assert result.error
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        (random.Random(0).randbytes(3000), "binary data"),
+        (b"", "empty body"),
+        (b"Just a line of plain text, no markup at all.\n", "plain text without markup"),
+        (b"PK\x03\x04\x14\x00\x00\x00", "compressed or archived data (zip, gzip, ...)"),
+    ],
+    ids=["random-bytes", "empty", "plain-text", "zip"],
+)
+def test_a_body_that_is_not_html_is_said_to_be_what_it_is(data, reason):
+    assert extract(data).error == reason
 
 
 @pytest.mark.parametrize("as_bytes", [True, False], ids=["bytes", "str"])

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Sequence
 
 from webclean.config import Config, ConfigError, load_config
+from webclean.datasets import DataError
 from webclean.model import Model, ModelError, load_model, save_model
 
 DEFAULT_CONFIG_FILE = Path("conf/webclean.toml")
@@ -28,7 +29,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         config = _config(args)
         return args.run(args, config)
-    except (ConfigError, ModelError) as exc:
+    except (ConfigError, ModelError, DataError) as exc:
         print(f"webclean: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -240,6 +240,8 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
                 config = Config.from_dict(tomllib.load(handle))
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{path}: {exc}") from exc
+        except OSError as exc:
+            raise ConfigError(f"{path}: {exc.strerror or exc}") from exc
     if overrides:
         config = config.with_overrides(overrides)
     return config

@@ -56,19 +56,47 @@ class Page:
         )
 
 
+class DataError(ValueError):
+    """Pages that cannot be trained or scored on: a missing file, a line that is not a
+    JSON object, a page without its gold text, too few labelled units."""
+
+
 def read_pages(paths: Iterable[str | Path]) -> Iterator[Page]:
     """Yield the pages of each file in turn; a path may be a file or a directory."""
     for path in _expand(paths):
         opener = gzip.open if path.suffix == ".gz" else open
-        with opener(path, "rt", encoding="utf-8") as handle:
-            for number, line in enumerate(handle, 1):
-                if not line.strip():
-                    continue
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise ValueError(f"{path}:{number}: not JSON: {exc}") from exc
-                yield Page.from_json(row, source=path.name.split(".")[0])
+        try:
+            with opener(path, "rt", encoding="utf-8") as handle:
+                for number, line in enumerate(handle, 1):
+                    page = gold_page(line, f"{path}:{number}", path.name.split(".")[0])
+                    if page is not None:
+                        yield page
+        except (OSError, EOFError) as exc:  # also a .gz that is not gzip, or cut short
+            raise DataError(f"{path}: {getattr(exc, 'strerror', None) or exc}") from exc
+        except UnicodeDecodeError as exc:
+            raise DataError(f"{path}: not UTF-8 text: {exc.reason} at byte {exc.start}") from exc
+
+
+def gold_page(line: str | bytes, where: str, source: str) -> Page | None:
+    """The page of one JSON Lines line (None for a blank line); ``where`` names the line in errors.
+
+    A page needs its gold main text, ``text`` ("" where nothing is main content), or
+    the texts of other extractors, ``peers``: without either it has no labels.
+    """
+    if not line.strip():
+        return None
+    try:
+        row = json.loads(line)
+    except ValueError as exc:  # not JSON, or not UTF-8
+        raise DataError(f"{where}: not JSON: {exc}") from exc
+    if not isinstance(row, dict):
+        raise DataError(f"{where}: not a JSON object")
+    if "text" not in row and not row.get("peers"):
+        raise DataError(f"{where}: no \"text\" field: every page needs its gold main text (or \"peers\", scripts/peer_texts.py)")
+    try:
+        return Page.from_json(row, source=source)
+    except ValueError as exc:
+        raise DataError(f"{where}: {exc}") from exc
 
 
 def _expand(paths: Iterable[str | Path]) -> Iterator[Path]:

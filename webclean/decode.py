@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import charset_normalizer
 
-__all__ = ["Decoded", "decode_html", "normalize_charset", "sniff", "PRESCAN_BYTES", "SNIFF_BYTES"]
+__all__ = ["Decoded", "KIND_REASONS", "decode_html", "normalize_charset", "sniff", "PRESCAN_BYTES", "SNIFF_BYTES"]
 
 # WHATWG prescans 1024 bytes; real pages often put long <script>/<style> blocks
 # before their <meta>, and a regex over 8 KB costs next to nothing.
@@ -425,7 +425,7 @@ def sniff(data: bytes) -> str:
     ``"pdf"``, ``"image"``, ``"archive"`` (zip, gzip, ...: also a body still
     content-encoded), ``"binary"`` (other magic numbers, or over 10 % control bytes)
     or ``"text"`` (no tag-like ``<x``, ``</x``, ``<!--``, ``<!doctype`` or ``<?xml``
-    in the head). Any markup-like head counts as HTML, XML feeds and SVG included:
+    in the head, and readable as text; bytes that are not are ``"binary"``). Any markup-like head counts as HTML, XML feeds and SVG included:
     the parser copes with them and extraction then finds what it finds. Pages whose
     first tag comes after 4 KB of plain text count as text.
     """
@@ -448,4 +448,27 @@ def sniff(data: bytes) -> str:
         return "html" if _TAG_LIKE_TEXT.search(text) else "text"
     if len(head.translate(None, _NOT_CONTROL)) > _MAX_CONTROL_SHARE * len(head):
         return "binary"
-    return "html" if _TAG_LIKE.search(head) else "text"
+    return "html" if _TAG_LIKE.search(head) else _plain_kind(head)
+
+
+def _plain_kind(head: bytes) -> str:
+    """Bytes without markup: ``"text"`` when they read as text in some encoding,
+    ``"binary"`` when they do not (random bytes, a format whose magic number is not
+    listed). Text has no control bytes; non-UTF-8 bytes go to charset-normalizer,
+    which finds no encoding for bytes that are not text (rare bodies: the cost is small)."""
+    if head.translate(None, _NOT_CONTROL):
+        return "binary"
+    if head.isascii() or _strict(head, "utf-8") is not None:
+        return "text"
+    return "text" if charset_normalizer.from_bytes(head).best() is not None else "binary"
+
+
+# What each kind of :func:`sniff` is, for the reason of a page that is not HTML.
+KIND_REASONS = {
+    "empty": "empty body",
+    "text": "plain text without markup",
+    "pdf": "a PDF document",
+    "image": "an image",
+    "archive": "compressed or archived data (zip, gzip, ...)",
+    "binary": "binary data",
+}

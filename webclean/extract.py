@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from webclean.config import Config
-from webclean.decode import decode_html, sniff
+from webclean.decode import KIND_REASONS, decode_html, sniff
 from webclean.denoise import denoise
 from webclean.features import Unit, block_units, line_units
 from webclean.limits import PageTimeout, time_limit
@@ -158,7 +158,8 @@ def locate_page(
     if isinstance(html, bytes):
         kind = sniff(html)
         if kind != "html":
-            return Extraction.failed(Status.NOT_HTML if kind != "empty" else Status.EMPTY, f"body looks like {kind}", method=config.method)
+            status = Status.EMPTY if kind == "empty" else Status.NOT_HTML
+            return Extraction.failed(status, KIND_REASONS[kind], method=config.method)
         decoded = decode_html(html, http_charset)
         html, encoding = decoded.text, decoded.encoding
     try:

@@ -56,7 +56,7 @@ from pyspark.sql.pandas.types import from_arrow_schema
 
 import webclean
 from webclean.config import Config
-from webclean.datasets import Page
+from webclean.datasets import Page, gold_page
 from webclean.extract import FEATURE_SET, check_model, extract
 from webclean.features import feature_matrix
 from webclean.lexicon import NoiseLexicon, TermCounts, build_lexicon, is_stopword_candidate
@@ -843,14 +843,10 @@ def read_training_file(index: int, path: str) -> Iterator[tuple[PageKey, Page]]:
         # pyarrow's streams cannot read lines; a buffered reader over them can.
         lines = gzip.GzipFile(fileobj=raw) if path.endswith(".gz") else io.BufferedReader(raw)
         for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except ValueError as exc:
-                # Training data is curated: a bad line fails the job, as it fails `webclean train`.
-                raise ValueError(f"{path}:{number}: not JSON: {exc}") from exc
-            yield (index, number), Page.from_json(row, source=source)
+            # Training data is curated: a bad line fails the job, as it fails `webclean train`.
+            page = gold_page(line, f"{path}:{number}", source)
+            if page is not None:
+                yield (index, number), page
 
 
 def labelled_pages(spark: SparkSession, files: Sequence[InputFile], config: Config) -> RDD:

@@ -24,7 +24,7 @@ from lxml import etree
 
 from webclean.classifier import CONTENT, NOISE, TagClassifier, fit_trees
 from webclean.config import Config, WeakConfig
-from webclean.datasets import Page
+from webclean.datasets import DataError, Page
 from webclean.extract import FEATURE_SET, locate_units
 from webclean.features import SVM_WIDTHS, Unit, feature_matrix
 from webclean.lexicon import NoiseLexicon, TermCounts, build_lexicon
@@ -307,7 +307,7 @@ def choose_sample(
         chosen = natural_sample(labels, 2 * per_class, seed, weights)
     if len(chosen) < 2 * config.classifier.folds:
         content, noise = int((labels == CONTENT).sum()), int((labels == NOISE).sum())
-        raise ValueError(f"too few labelled units to train: {content} content, {noise} noise")
+        raise DataError(f"too few labelled units to train: {content} content, {noise} noise")
     return chosen
 
 

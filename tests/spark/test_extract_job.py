@@ -278,11 +278,18 @@ def test_job_script_runs_from_the_repo_root(tmp_path):
     assert summary["pages_by_status"][Status.TOO_LARGE] >= 3
 
 
-def test_job_script_reports_a_bad_argument_in_one_line():
-    command = [sys.executable, "jobs/extract.py", "--input", str(SAMPLE), "--output", "out", "--set", "nope.key=1"]
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--set", "nope.key=1"], "unknown configuration key 'nope.key'"),
+        (["--config", "missing.toml"], "missing.toml: No such file or directory"),
+    ],
+)
+def test_job_script_reports_a_bad_argument_in_one_line(arguments, message):
+    command = [sys.executable, "jobs/extract.py", "--input", str(SAMPLE), "--output", "out", *arguments]
     result = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
-    assert result.stderr.strip() == "extract: error: unknown configuration key 'nope.key'"
+    assert result.stderr.strip() == f"extract: error: {message}"
 
 
 # ---------------------------------------------------------------- listing inputs (no job)
