@@ -1,6 +1,10 @@
 """Extract the main text of every page of a crawl into Parquet, one run_date at a time.
 
-    SPARK_CONF_DIR=conf spark-submit jobs/extract.py \\
+    make extract INPUT=samples/sample.warc.gz OUTPUT=out/sample RUN_DATE=2024-01-15
+
+which runs (README.md, "The Spark jobs")
+
+    PYSPARK_PYTHON=$PWD/.venv/bin/python SPARK_CONF_DIR=conf .venv/bin/spark-submit jobs/extract.py \\
         --input samples/sample.warc.gz --output out/sample --run-date 2024-01-15
 
 Inputs are WARC files, folders of .html/.htm(.gz) files, JSON Lines or Parquet with
