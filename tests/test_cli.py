@@ -83,7 +83,7 @@ def test_extract_json_prints_one_object_a_page(page_file, tmp_path, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2
     first, second = (json.loads(line) for line in lines)
-    assert first["source"] == str(page_file)
+    assert first["source_file"] == str(page_file) and first["url"] is None
     assert first["status"] == "ok"
     assert first["text"] == expected_text()
     assert first["title"] == "Night buses return"
@@ -236,3 +236,22 @@ def test_random_bytes_and_an_empty_file_are_said_to_be_what_they_are(tmp_path, c
         f"webclean: {noise}: not_html: binary data",
         f"webclean: {empty}: empty: empty body",
     ]
+
+
+def test_json_names_what_the_parquet_output_names_and_says_the_same(page_file, capsys):
+    pytest.importorskip("pyspark")
+    from webclean.model import default_model
+    from webclean.spark import OUTPUT_SCHEMA, InputRecord, page_row
+
+    assert main(["extract", "--json", "--url", "https://news.example/night-buses", str(page_file)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["url"] == "https://news.example/night-buses"
+    assert printed["source_file"] == str(page_file) and printed["source"] is None  # the file; the publisher
+    assert printed["bytes_in"] == page_file.stat().st_size and printed["chars_out"] == len(printed["text"])
+    # One schema: every key is a Parquet column, with the value the job writes for the same page.
+    assert set(printed) <= set(OUTPUT_SCHEMA.names)
+    data = page_file.read_bytes()
+    record = InputRecord(str(page_file), "html", 0, printed["url"], data, len(data))
+    model = default_model("svm")
+    written = page_row(record, extract(data, printed["url"], model=model), model.version)
+    assert {key: written[key] for key in printed} == printed

@@ -144,6 +144,6 @@ def test_the_command_prints_a_table_or_json(capsys):
     assert any(line.startswith("link run") and "Facebook" in line for line in table)
     assert main(["extract", "--explain", "--json", str(BLOG), str(BLOG)]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert len(rows) == 2 and rows[0]["source"] == str(BLOG)
+    assert len(rows) == 2 and rows[0]["source_file"] == str(BLOG)
     assert {unit["outcome"] for unit in rows[0]["units"]} == {KEPT, DROPPED, LINK_RUN}
     assert main(["extract", "--explain", "--method", "blocks", str(BLOG)]) == 2

@@ -18,6 +18,7 @@ from typing import Sequence
 from webclean.config import Config, ConfigError, load_config
 from webclean.datasets import DataError
 from webclean.model import Model, ModelError, load_model, save_model
+from webclean.result import Extraction
 
 DEFAULT_CONFIG_FILE = Path("conf/webclean.toml")
 
@@ -120,15 +121,26 @@ def _run_extract(args: argparse.Namespace, config: Config) -> int:
             continue
         result = extract(data, args.url, config=config, model=model)
         if args.json:
-            # "source" names the input file here; the page's own source (来源) is "page_source".
-            row = {**result.to_dict(), "page_source": result.source, "source": name}
-            print(json.dumps(row, ensure_ascii=False))
+            print(json.dumps(page_row(result, name, args.url, len(data), model), ensure_ascii=False))
         else:
             if not result.ok:
                 print(f"webclean: {name}: {result.status}: {result.error}", file=sys.stderr)
             if result.text:
                 print(result.text)
     return 1 if failed else 0
+
+
+def page_row(result: Extraction, source_file: str, url: str | None, bytes_in: int, model: Model | None) -> dict[str, object]:
+    """A page as ``--json`` prints it: the extract job's Parquet columns that a file has,
+    under the same names (docs/output.md)."""
+    return {
+        "url": url,
+        "source_file": source_file,
+        **result.to_dict(),
+        "bytes_in": bytes_in,
+        "chars_out": len(result.text),
+        "model_version": str(model.version) if model is not None else "none",
+    }
 
 
 def _print_explanation(name: str, data: bytes, config: Config, model: Model, as_json: bool, several: bool) -> None:
@@ -139,7 +151,7 @@ def _print_explanation(name: str, data: bytes, config: Config, model: Model, as_
     except ValueError as exc:
         raise ConfigError(str(exc)) from exc
     if as_json:
-        print(json.dumps({**explanation.to_dict(), "source": name}, ensure_ascii=False))
+        print(json.dumps({**explanation.to_dict(), "source_file": name}, ensure_ascii=False))
         return
     if several:
         print(f"== {name}")

@@ -9,7 +9,7 @@ bad page.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lxml import etree
 
@@ -17,6 +17,7 @@ from webclean.config import Config
 from webclean.decode import KIND_REASONS, decode_html, sniff
 from webclean.denoise import denoise
 from webclean.features import Unit, block_units, line_units
+from webclean.language import declared_language, page_language
 from webclean.limits import PageTimeout, time_limit
 from webclean.locate import Block, locate_block, locate_region
 from webclean.methods import run_other_method
@@ -25,7 +26,6 @@ from webclean.model import Model, ModelError, default_model
 from webclean.parse import ParseError, page_title, parse_html
 from webclean.result import Extraction, Status
 from webclean.segment import Line, drop_hidden, segment
-from webclean.tokenize import has_cjk
 
 _DEFAULT_CONFIG = Config()
 # The features each method's classifier reads (features.FEATURE_SETS; the SVM the
@@ -70,7 +70,7 @@ def extract(
             if config.method in FEATURE_SET:
                 model = model or default_model(config.method)
                 check_model(model, config)
-            return _extract(html, config, model, http_charset)
+            return _with_language(_extract(html, config, model, http_charset))
     except PageTimeout:
         return Extraction.failed(Status.TIMEOUT, f"over limits.timeout_seconds = {config.limits.timeout_seconds}", method=config.method)
 
@@ -93,7 +93,7 @@ class LocatedPage:
 
     root: etree._Element
     title: str
-    lang: str | None
+    lang_declared: str | None
     encoding: str | None
     block: Block | None
     units: list[Unit]
@@ -111,7 +111,7 @@ def _extract(
     if page.block is None:
         extraction = Extraction(
             text="", title=page.title, status=Status.EMPTY, error="no block holds text", encoding=page.encoding,
-            lang=page.lang, method=config.method, published=metadata.published, source=metadata.source,
+            lang_declared=page.lang_declared, method=config.method, published=metadata.published, source=metadata.source,
         )  # fmt: skip
     else:
         method = config.method
@@ -127,7 +127,7 @@ def _extract(
             error=None if text else "every unit of the block was classified as noise",
             block_path=page.block.path,
             encoding=page.encoding,
-            lang=page.lang,
+            lang_declared=page.lang_declared,
             method=config.method,
             published=metadata.published,
             source=metadata.source,
@@ -167,12 +167,12 @@ def locate_page(
     except (ParseError, etree.LxmlError) as exc:
         return Extraction.failed(Status.PARSE_ERROR, str(exc) or type(exc).__name__, method=config.method, encoding=encoding)
     title = page_title(root)
-    lang = _language(root, title)
+    declared = declared_language(root)
     if config.method not in FEATURE_SET:
-        return run_other_method(root, title, lang, encoding, config, model)
+        return run_other_method(root, title, declared, encoding, config, model)
     lines = None if config.method == "paper" else page_lines(root, config)
     block, units = locate_units(root, config, lines)
-    return LocatedPage(root, title, lang, encoding, block, units, lines)
+    return LocatedPage(root, title, declared, encoding, block, units, lines)
 
 
 def page_lines(root: etree._Element, config: Config) -> list[Line]:
@@ -223,12 +223,7 @@ def locate(root: etree._Element, config: Config) -> Block | None:
     return locate_units(root, config)[0]
 
 
-_LANG_RE = re.compile(r"^[a-zA-Z]{2,3}")
-
-
-def _language(root: etree._Element, title: str) -> str | None:
-    """The page's declared language, else ``zh`` for a Chinese title; None when unknown."""
-    declared = _LANG_RE.match(root.get("lang") or root.get("xml:lang") or "")
-    if declared:
-        return declared.group(0).lower()
-    return "zh" if has_cjk(title) else None
+def _with_language(extraction: Extraction) -> Extraction:
+    """``lang``: the language detected in the text when it is long enough, else the declared one."""
+    lang = page_language(extraction.text, extraction.lang_declared)
+    return extraction if lang == extraction.lang else replace(extraction, lang=lang)

@@ -36,10 +36,11 @@ class Extraction:
     error: str | None = None
     block_path: str | None = None
     encoding: str | None = None
-    lang: str | None = None
+    lang: str | None = None  # detected in the text when it is long enough, else lang_declared
     method: str = "paper"
     published: str | None = None  # ISO 8601, where the page gives a time of publication
     source: str | None = None  # the publisher or news agency the page names
+    lang_declared: str | None = None  # the page's <html lang>
 
     @property
     def ok(self) -> bool:
@@ -58,6 +59,7 @@ class Extraction:
             "block_path": self.block_path,
             "encoding": self.encoding,
             "lang": self.lang,
+            "lang_declared": self.lang_declared,
             "method": self.method,
             "published": self.published,
             "source": self.source,

@@ -28,7 +28,7 @@ __all__ = ["run_other_method"]
 
 
 def run_other_method(
-    root: etree._Element, title: str, lang: str | None, encoding: str | None, config: Config, model: Any
+    root: etree._Element, title: str, lang_declared: str | None, encoding: str | None, config: Config, model: Any
 ) -> Extraction:
     """The extraction of a parsed page by method ``config.method`` (not paper or svm)."""
     metadata = page_metadata(root)
@@ -57,7 +57,7 @@ def run_other_method(
         status=Status.OK if text else Status.EMPTY,
         error=None if text else f"method {config.method} kept no text",
         encoding=encoding,
-        lang=lang,
+        lang_declared=lang_declared,
         method=config.method,
         published=metadata.published,
         source=metadata.source,
