@@ -11,6 +11,11 @@ Inputs are WARC files, folders of .html/.htm(.gz) files, JSON Lines or Parquet w
 ``url`` and ``html``, folders and globs of these, or text files that list them one per
 line (as cc-pyspark's warc.paths.gz). The rows go to OUTPUT/run_date=YYYY-MM-DD/,
 replacing only that date; the run's summary goes to OUTPUT/_summary/run_date=.../.
+A run that passes its failure policy gets OUTPUT/run_date=YYYY-MM-DD/_SUCCESS.
+
+Exit codes: 0 the run passed; 1 the job crashed (a traceback); 2 a usage error (one
+line, before the job); 3 the run failed its policy (rows and summary written, no
+_SUCCESS). docs/output.md gives the summary's fields.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ except ImportError:  # run from a checkout: the package sits one folder up
 
 from webclean.config import ConfigError, load_config  # noqa: E402
 from webclean.model import ModelError  # noqa: E402
+from webclean.policy import ERROR_STATUSES, EXIT_OK, EXIT_POLICY, EXIT_USAGE, FailurePolicy  # noqa: E402
 from webclean.spark import (  # noqa: E402
     INPUT_FORMATS,
     ExtractJob,
@@ -40,6 +46,13 @@ from webclean.spark import (  # noqa: E402
 USAGE_ERRORS = (ConfigError, InputError, ModelError)
 
 
+def share(text: str) -> float:
+    value = float(text)
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"a share lies in [0, 1], not {text}")
+    return value
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--input", nargs="+", required=True, metavar="PATH", help="files, folders, globs or listing files")
@@ -49,6 +62,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--config", metavar="FILE", help="TOML configuration, e.g. conf/webclean.toml")
     parser.add_argument("--run-date", type=date.fromisoformat, metavar="YYYY-MM-DD", help="partition to write (default: today, UTC)")
     parser.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE", help="override one configuration value")
+    policy = parser.add_argument_group("failure policy", "a run that fails exits with 3 and gets no _SUCCESS marker")
+    policy.add_argument(
+        "--max-error-share", type=share, default=FailurePolicy.max_error_share, metavar="SHARE",
+        help=f"fail when more than this share of pages has an error status ({', '.join(sorted(ERROR_STATUSES))}; "
+        "default: %(default)s; 1 never fails)",
+    )  # fmt: skip
+    policy.add_argument(
+        "--fail-on-file-errors", action="store_true", help="fail when an input file cannot be read to its end"
+    )
     return parser.parse_args(argv)
 
 
@@ -63,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
             input_format=args.input_format,
             config=load_config(args.config, args.set),
             model_path=args.model,
+            policy=FailurePolicy(args.max_error_share, args.fail_on_file_errors),
         )
         spark = build_session("webclean-extract")
         try:
@@ -71,9 +94,13 @@ def main(argv: list[str] | None = None) -> int:
             spark.stop()
     except USAGE_ERRORS as exc:
         print(f"extract: error: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     print(summary.to_text())
-    return 0
+    if not summary.passed:
+        for failure in summary.failures:
+            print(f"extract: failed: {failure}", file=sys.stderr)
+        return EXIT_POLICY
+    return EXIT_OK
 
 
 if __name__ == "__main__":

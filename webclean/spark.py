@@ -15,6 +15,8 @@ A run of the extract job, in order:
 5. The rows are written as Parquet partitioned by ``run_date``, overwriting only that
    partition, in the job's one Spark job; the tasks count the rows they write, and
    from those counts a summary is printed and written to ``_summary/`` beside them.
+6. The failure policy (webclean.policy) judges the counts: a run that passes gets a
+   ``_SUCCESS`` marker in its partition.
 
 The last section holds the training jobs (jobs/train.py, jobs/lexicon.py):
 webclean.training's stages with the per-page work in executors.
@@ -61,6 +63,7 @@ from webclean.extract import FEATURE_SET, check_model, extract
 from webclean.features import feature_matrix
 from webclean.lexicon import NoiseLexicon, TermCounts, build_lexicon, is_stopword_candidate
 from webclean.model import Model, load_model
+from webclean.policy import FailurePolicy
 from webclean.result import Extraction, Status
 from webclean.tokenize import special_marks, words
 from webclean.training import (
@@ -113,6 +116,9 @@ BATCH_CHARS = 16 << 20
 PROGRESS_SECONDS = 15.0
 # The summary lists the files that broke, the first ones by path.
 MAX_ERRORS_LISTED = 1000
+# The version of the summary's fields (docs/output.md): raised when one changes or goes.
+SUMMARY_VERSION = 1
+SUCCESS_MARKER = "_SUCCESS"
 
 OUTPUT_SCHEMA = pa.schema(
     [
@@ -158,6 +164,7 @@ class ExtractJob:
     input_format: str = "auto"
     config: Config = field(default_factory=Config)
     model_path: str | None = None
+    policy: FailurePolicy = field(default_factory=FailurePolicy)
 
     def __post_init__(self) -> None:
         if self.input_format not in INPUT_FORMATS:
@@ -219,6 +226,14 @@ class RunSummary:
     wall_seconds: float
     pages_per_second: float
     model_version: str
+    # The failure policy and its verdict (webclean.policy).
+    error_pages: int
+    error_share: float
+    max_error_share: float
+    fail_on_file_errors: bool
+    passed: bool
+    failures: list[str]
+    summary_version: int = SUMMARY_VERSION
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -232,6 +247,10 @@ class RunSummary:
             f"files with errors:    {len(self.files_with_errors)}",
         ]
         lines += [f"  {e['source_file']} at {e['offset']}: {e['error']}" for e in self.files_with_errors]
+        lines.append(
+            f"error pages:          {self.error_pages} ({self.error_share:.1%}; at most {self.max_error_share:.1%} pass)"
+        )
+        lines.append("run: passed" if self.passed else "run: FAILED: " + "; ".join(self.failures))
         lines.append(f"output: {self.output}")
         return "\n".join(lines)
 
@@ -708,10 +727,14 @@ def run_extract(
     plan = sc.broadcast(partitions)
     counters = _Counters.create(sc)
     log.info("extract: %d %s files in %d partitions -> %s", len(files), job.input_format, len(partitions), job.output)
+    # The marker says that the partition's rows passed: none while they are replaced.
+    remove_success_marker(job.output, job.run_date)
     with _Progress(sc, counters.statuses, started):
         _write(_pages(spark, plan, len(partitions), shared, extract_fn, counters), job)
     summary = _summarise(job, files, counters, model_version, time.perf_counter() - started)
     write_summary(job.output, summary)
+    if summary.passed:
+        write_success_marker(job.output, job.run_date)
     for broadcast in (plan, shared):
         broadcast.unpersist()
     return summary
@@ -749,7 +772,8 @@ def _summarise(
     """The run's summary from what the tasks counted: no second pass over the rows written."""
     by_status = dict(counters.statuses.value)
     stops = sorted(counters.stops.value)[:MAX_ERRORS_LISTED]
-    pages = sum(n for status, n in by_status.items() if status != TRUNCATED)
+    verdict = job.policy.judge(by_status)
+    pages = verdict.pages
     return RunSummary(
         run_date=job.run_date,
         output=job.output,
@@ -762,6 +786,12 @@ def _summarise(
         wall_seconds=round(wall, 3),
         pages_per_second=round(pages / wall, 2) if wall > 0 else 0.0,
         model_version=model_version,
+        error_pages=verdict.error_pages,
+        error_share=verdict.error_share,
+        max_error_share=job.policy.max_error_share,
+        fail_on_file_errors=job.policy.fail_on_file_errors,
+        passed=verdict.passed,
+        failures=list(verdict.failures),
     )
 
 
@@ -771,6 +801,26 @@ def partition_path(output: str, run_date: str) -> str:
 
 def summary_path(output: str, run_date: str) -> str:
     return f"{output.rstrip('/')}/_summary/run_date={run_date}/summary.json"
+
+
+def success_path(output: str, run_date: str) -> str:
+    return f"{partition_path(output, run_date)}/{SUCCESS_MARKER}"
+
+
+def write_success_marker(output: str, run_date: str) -> str:
+    """An empty ``_SUCCESS`` in the run date's partition: its rows passed the failure policy."""
+    path = _absolute(success_path(output, run_date))
+    filesystem, inner = _filesystem(path)
+    filesystem.create_dir(inner.rsplit("/", 1)[0], recursive=True)
+    with filesystem.open_output_stream(inner):
+        pass
+    return path
+
+
+def remove_success_marker(output: str, run_date: str) -> None:
+    filesystem, inner = _filesystem(_absolute(success_path(output, run_date)))
+    if filesystem.get_file_info(inner).type == fs.FileType.File:
+        filesystem.delete_file(inner)
 
 
 def write_summary(output: str, summary: RunSummary) -> str:

@@ -23,6 +23,7 @@ from pyspark import cloudpickle  # noqa: E402
 from webclean.config import Config  # noqa: E402
 from webclean.model import MODELS_DIR, ModelError  # noqa: E402
 from webclean.result import Extraction, Status  # noqa: E402
+from webclean.policy import EXIT_POLICY, FailurePolicy  # noqa: E402
 from webclean.spark import (  # noqa: E402
     OUTPUT_SCHEMA,
     PARTITION_BYTES,
@@ -37,6 +38,7 @@ from webclean.spark import (  # noqa: E402
     partition_path,
     read_input,
     run_extract,
+    success_path,
     summary_path,
 )
 from webclean.warc import WarcEnd, WarcPage, iter_warc  # noqa: E402
@@ -69,8 +71,10 @@ def fake_extract(html, url=None, *, config=None, model=None, http_charset=None) 
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
 
-def run(spark, inputs, output: Path, run_date: str = RUN_DATE) -> tuple[RunSummary, list[dict]]:
-    job = ExtractJob(inputs=tuple(map(str, inputs)), output=str(output), run_date=run_date)
+def run(
+    spark, inputs, output: Path, run_date: str = RUN_DATE, policy: FailurePolicy = FailurePolicy()
+) -> tuple[RunSummary, list[dict]]:
+    job = ExtractJob(inputs=tuple(map(str, inputs)), output=str(output), run_date=run_date, policy=policy)
     summary = run_extract(spark, job, model=FAKE_MODEL, extract_fn=fake_extract)
     return summary, read_partition(output, run_date)
 
@@ -190,6 +194,30 @@ def test_broken_warcs_keep_what_was_read_and_say_where_they_stopped(spark, tmp_p
     assert [(e["source_file"], e["offset"], e["error"]) for e in summary.files_with_errors] == stops
 
 
+def test_the_policy_judges_the_run_and_only_a_run_that_passes_gets_its_marker(spark, tmp_path, html_inputs):
+    out = tmp_path / "out"
+    marker = Path(success_path(str(out), RUN_DATE))
+    # One page of 12 has an error status (a line that is not JSON): 8.3 %.
+    passed, _ = run(spark, html_inputs, out, policy=FailurePolicy(max_error_share=0.1))
+    assert passed.passed and (passed.error_pages, passed.error_share) == (1, round(1 / 12, 6))
+    assert marker.is_file() and marker.read_bytes() == b""
+    assert "run: passed" in passed.to_text()
+
+    # The same date again under the default policy (5 %): rows and summary replaced, marker gone.
+    failed, rows = run(spark, html_inputs, out)
+    assert not failed.passed and failed.failures == [
+        "1 of 12 pages (8.3%) have an error status, over the maximum share of 0.05"
+    ]
+    assert len(rows) == 12 and not marker.exists()
+    written = json.loads(Path(summary_path(str(out), RUN_DATE)).read_text(encoding="utf-8"))
+    assert {k: written[k] for k in ("passed", "failures", "max_error_share", "summary_version")} == {
+        "passed": False, "failures": failed.failures, "max_error_share": 0.05, "summary_version": 1,
+    }  # fmt: skip
+    assert "run: FAILED: 1 of 12 pages" in failed.to_text()
+    # Spark reads the output with the marker in a partition.
+    assert spark.read.parquet(str(out)).count() == 12
+
+
 def test_each_task_extracts_the_files_packed_for_it(spark, tmp_path, html_inputs):
     out = tmp_path / "out"
     run(spark, html_inputs, out)
@@ -274,6 +302,7 @@ def test_job_script_runs_from_the_repo_root(tmp_path):
     assert "pages out by status" in result.stdout
     summary = json.loads(Path(summary_path(str(out), RUN_DATE)).read_text(encoding="utf-8"))
     assert sum(summary["pages_by_status"].values()) == 49
+    assert summary["passed"] and Path(success_path(str(out), RUN_DATE)).is_file()
     # --set reached the workers: the pages over 100 kB were refused.
     assert summary["pages_by_status"][Status.TOO_LARGE] >= 3
 
@@ -290,6 +319,32 @@ def test_job_script_reports_a_bad_argument_in_one_line(arguments, message):
     result = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert result.stderr.strip() == f"extract: error: {message}"
+
+
+def test_make_extract_runs_without_the_venv_on_path_and_exits_3_when_the_run_fails(tmp_path):
+    """The Makefile's one invocation, from a shell that has neither the venv on PATH nor
+    PYSPARK_PYTHON, on a crawl with a broken file: spark-submit passes on the job's code."""
+    venv = Path(sys.prefix)
+    if not (venv / "bin" / "spark-submit").is_file() or not (REPO / "Makefile").is_file():
+        pytest.skip("the tests do not run in a virtual env with pip's spark-submit")
+    out, half = tmp_path / "out", cut_in_half(tmp_path / "half.warc.gz")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON", "SPARK_HOME", "PYTHONPATH")}
+    env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if Path(p) != venv / "bin")
+    command = [
+        "make", "--no-print-directory", "-o", "install", "-o", "check-java", "extract", f"VENV={venv}",
+        f"INPUT={SAMPLE} {half}", f"OUTPUT={out}", f"RUN_DATE={RUN_DATE}", "ARGS=--fail-on-file-errors",
+    ]  # fmt: skip
+    result = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=400)
+    # make exits 2 when a command fails, and names the command's code: spark-submit's, the job's.
+    assert result.returncode == 2, result.stderr[-3000:]
+    assert re.search(rf"extract\] Error {EXIT_POLICY}$", result.stderr, re.M), result.stderr[-3000:]
+    # spark-submit sends the driver's stderr to its stdout.
+    assert "extract: failed: 1 input file could not be read to the end" in result.stdout
+    summary = json.loads(Path(summary_path(str(out), RUN_DATE)).read_text(encoding="utf-8"))
+    assert not summary["passed"] and summary["pages_by_status"][TRUNCATED] == 1
+    assert summary["fail_on_file_errors"] and len(summary["files_with_errors"]) == 1
+    assert not Path(success_path(str(out), RUN_DATE)).exists()
+    assert len(read_partition(out, RUN_DATE)) == sum(summary["pages_by_status"].values())
 
 
 # ---------------------------------------------------------------- listing inputs (no job)

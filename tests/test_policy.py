@@ -1,0 +1,46 @@
+"""webclean.policy: when a run of the extract job fails."""
+
+from __future__ import annotations
+
+import pytest
+
+from webclean.policy import ERROR_STATUSES, FailurePolicy
+from webclean.result import Status
+
+
+def test_a_run_passes_up_to_the_maximum_share_of_error_pages():
+    policy = FailurePolicy(max_error_share=0.05)
+    # not_html, empty and too_large say what a page is, not that the extraction failed.
+    at_limit = policy.judge({"ok": 80, "not_html": 10, "empty": 4, "too_large": 1, "timeout": 3, "parse_error": 2})
+    assert (at_limit.pages, at_limit.error_pages, at_limit.error_share) == (100, 5, 0.05)
+    assert at_limit.passed and at_limit.failures == ()
+    over = policy.judge({"ok": 94, "decode_error": 5, "error": 1})
+    assert not over.passed
+    assert over.failures == ("6 of 100 pages (6.0%) have an error status, over the maximum share of 0.05",)
+
+
+def test_a_file_that_broke_fails_the_run_only_when_asked():
+    counts = {"ok": 40, Status.TRUNCATED: 2}
+    lenient = FailurePolicy().judge(counts)
+    assert lenient.passed and lenient.pages == 40 and lenient.files_with_errors == 2
+    strict = FailurePolicy(fail_on_file_errors=True).judge(counts)
+    assert strict.failures == ("2 input files could not be read to the end",)
+    assert FailurePolicy(fail_on_file_errors=True).judge({"ok": 3}).passed
+
+
+def test_both_failures_are_given_and_a_run_without_pages_passes():
+    verdict = FailurePolicy(max_error_share=0.0, fail_on_file_errors=True).judge({"error": 1, Status.TRUNCATED: 1})
+    assert len(verdict.failures) == 2
+    assert FailurePolicy(max_error_share=0.0).judge({}).passed
+    assert FailurePolicy(max_error_share=1.0).judge({"error": 7}).passed
+
+
+def test_every_error_status_is_a_status():
+    assert ERROR_STATUSES < set(Status.ALL)
+    assert not {Status.OK, Status.EMPTY, Status.NOT_HTML, Status.TOO_LARGE, Status.TRUNCATED} & ERROR_STATUSES
+
+
+@pytest.mark.parametrize("share", [-0.1, 1.5])
+def test_a_share_out_of_range_is_refused(share):
+    with pytest.raises(ValueError, match="lie in"):
+        FailurePolicy(max_error_share=share)

@@ -1,0 +1,70 @@
+"""When a run of the extract job fails, and what the jobs' exit codes say.
+
+A run passes when at most ``max_error_share`` of its pages have an error status and,
+with ``fail_on_file_errors``, every input file was read to its end. The job writes its
+rows and its summary either way; only a run that passes gets its ``_SUCCESS`` marker
+(docs/output.md, "The run's summary").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from webclean.result import Status
+
+__all__ = ["ERROR_STATUSES", "EXIT_CRASH", "EXIT_OK", "EXIT_POLICY", "EXIT_USAGE", "FailurePolicy", "Verdict"]
+
+# The jobs' exit codes (jobs/extract.py, jobs/train.py, jobs/lexicon.py).
+EXIT_OK = 0  # done; the extract job's run passed its policy
+EXIT_CRASH = 1  # an unexpected exception: Python's own code, with the traceback on stderr
+EXIT_USAGE = 2  # a wrong argument, input or configuration, said in one line (argparse's code too)
+EXIT_POLICY = 3  # the job ran, but its result failed a check: a run over its error share, a lexicon below its minimum
+
+# Statuses that say the extraction failed on a page. The others say what the page is:
+# ok, empty (no main text), not_html, too_large (refused by its size alone), and
+# truncated, the row of a file that broke (fail_on_file_errors).
+ERROR_STATUSES = frozenset({Status.DECODE_ERROR, Status.PARSE_ERROR, Status.TIMEOUT, Status.ERROR, Status.TOO_DEEP})
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the policy found in a run: its error pages and, when it fails, why."""
+
+    pages: int
+    error_pages: int
+    error_share: float
+    files_with_errors: int
+    failures: tuple[str, ...]
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+@dataclass(frozen=True)
+class FailurePolicy:
+    """``max_error_share``: the share of pages with an error status above which a run
+    fails. ``fail_on_file_errors``: a run fails when a file could not be read to its end."""
+
+    max_error_share: float = 0.05
+    fail_on_file_errors: bool = False
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.max_error_share <= 1.0:
+            raise ValueError(f"the maximum error share must lie in [0, 1], not {self.max_error_share}")
+
+    def judge(self, pages_by_status: Mapping[str, int]) -> Verdict:
+        """The verdict on a run that wrote ``pages_by_status`` rows (a file that broke has one ``truncated`` row)."""
+        broken = pages_by_status.get(Status.TRUNCATED, 0)
+        pages = sum(pages_by_status.values()) - broken
+        errors = sum(n for status, n in pages_by_status.items() if status in ERROR_STATUSES)
+        share = errors / pages if pages else 0.0
+        failures = []
+        if share > self.max_error_share:
+            failures.append(
+                f"{errors} of {pages} pages ({share:.1%}) have an error status, over the maximum share of {self.max_error_share}"
+            )
+        if self.fail_on_file_errors and broken:
+            failures.append(f"{broken} input file{'s' if broken > 1 else ''} could not be read to the end")
+        return Verdict(pages, errors, round(share, 6), broken, tuple(failures))
