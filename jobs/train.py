@@ -27,6 +27,7 @@ from webclean.config import Config, ConfigError, load_config  # noqa: E402
 from webclean.datasets import DataError  # noqa: E402
 from webclean.extract import FEATURE_SET  # noqa: E402
 from webclean.model import save_model  # noqa: E402
+from webclean.policy import EXIT_OK, EXIT_USAGE  # noqa: E402
 from webclean.spark import InputError, build_session, configure_logging, list_inputs, train_on_spark  # noqa: E402
 
 # What a wrong argument raises, before the job, or pages that cannot train a model:
@@ -62,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         files = list_inputs(args.input, "jsonl")
     except USAGE_ERRORS as exc:
         print(f"train: error: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     spark = build_session("webclean-train")
     try:
         # The names of the arguments, as `webclean train` records them.
@@ -70,13 +71,13 @@ def main(argv: list[str] | None = None) -> int:
         model, report = train_on_spark(spark, files, config, sources)
     except DataError as exc:  # raised on the driver: too few labelled units
         print(f"train: error: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     finally:
         spark.stop()
     save_model(model, args.output)
     seconds = round(time.monotonic() - started, 1)
     print(json.dumps({"output": str(args.output), "seconds": seconds, **report.to_dict()}, indent=1))
-    return 0
+    return EXIT_OK
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ shows words added and removed.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import importlib.util
 import json
@@ -114,6 +115,7 @@ def model_a(tmp_path_factory, pages) -> Path:
     return save_model(model, tmp_path_factory.mktemp("models") / "a")
 
 
+@functools.cache
 def load_job(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(f"{name}_job", REPO / "jobs" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
@@ -220,9 +222,23 @@ def test_lexicon_changes_name_the_stop_words_added_and_removed():
     assert "stop words removed: of, 的" in changes.to_text()
 
 
-def run_lexicon_job(spark, pages: Path, model_dir: Path, output: Path, *extra: str):
+def test_lexicon_job_warns_when_the_lexicon_loses_more_than_half_its_words():
+    from webclean.lexicon import NoiseLexicon
+    from webclean.spark import compare_lexicons
+
     job = load_job("lexicon")
-    args = job.parse_args(["--input", str(pages), "--model", str(model_dir), "--output", str(output), *extra])
+    old = NoiseLexicon(words={f"w{i}": 1.0 for i in range(4115)}, marks={})
+    for kept, warned in ((26, True), (2057, True), (2058, False)):
+        new = NoiseLexicon(words={f"w{i}": 1.0 for i in range(kept)}, marks={})
+        warning = job.shrink_warning(compare_lexicons(old, new, "v1", refit=False))
+        assert (warning == f"the lexicon shrinks from 4115 to {kept} words") if warned else warning is None
+
+
+def run_lexicon_job(spark, pages: Path, model_dir: Path, output: Path, *extra: str):
+    """The job's run on these few pages: its minimum of pages lowered to 1 unless ``extra`` sets it."""
+    job = load_job("lexicon")
+    minimum = [] if {"--min-pages", "--force"} & set(extra) else ["--min-pages", "1"]
+    args = job.parse_args(["--input", str(pages), "--model", str(model_dir), "--output", str(output), *minimum, *extra])
     changes = job.run(spark, args, webclean.load_model(model_dir), list_inputs(args.input, "jsonl"))
     return changes, webclean.load_model(output)
 
@@ -264,3 +280,13 @@ def test_lexicon_job_refit_fits_the_classifier_again(spark, tmp_path, pages, mod
     assert new.lexicon == expected.lexicon
     np.testing.assert_array_equal(new.svm.support_vectors, expected.svm.support_vectors)
     assert new.metadata["trained_on"] == new.metadata["lexicon_from"] == ["b.jsonl.gz"]
+
+
+def test_lexicon_job_refuses_a_lexicon_from_fewer_pages_than_its_minimum(spark, tmp_path, pages, model_a):
+    job = load_job("lexicon")
+    assert job.parse_args(["--input", "x", "--model", "m", "--output", "o"]).min_pages == job.MIN_PAGES == 200
+    with pytest.raises(job.LexiconRefused, match=r"^6 pages with a located block give a lexicon of \d+ words"):
+        run_lexicon_job(spark, pages["b"], model_a, tmp_path / "refused", "--min-pages", "7")
+    assert not (tmp_path / "refused").exists()
+    changes, new = run_lexicon_job(spark, pages["b"], model_a, tmp_path / "forced", "--force")
+    assert len(new.lexicon.words) == changes.words_after
