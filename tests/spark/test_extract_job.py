@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import importlib.util
 import json
 import os
 import re
@@ -81,6 +82,13 @@ def run(
 
 def read_partition(output: Path, run_date: str) -> list[dict]:
     return pq.read_table(partition_path(str(output), run_date)).to_pylist()
+
+
+def load_check_run() -> types.ModuleType:
+    spec = importlib.util.spec_from_file_location("check_run", REPO / "docs" / "examples" / "check_run.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def warc_items(path: Path) -> tuple[list[WarcPage], WarcEnd]:
@@ -202,6 +210,9 @@ def test_the_policy_judges_the_run_and_only_a_run_that_passes_gets_its_marker(sp
     assert passed.passed and (passed.error_pages, passed.error_share) == (1, round(1 / 12, 6))
     assert marker.is_file() and marker.read_bytes() == b""
     assert "run: passed" in passed.to_text()
+    # The scheduler's check (docs/scheduling.md) reads the summary the job wrote.
+    check = load_check_run()
+    assert check.check_run(str(out), RUN_DATE)["pages"] == 12
 
     # The same date again under the default policy (5 %): rows and summary replaced, marker gone.
     failed, rows = run(spark, html_inputs, out)
@@ -214,6 +225,8 @@ def test_the_policy_judges_the_run_and_only_a_run_that_passes_gets_its_marker(sp
         "passed": False, "failures": failed.failures, "max_error_share": 0.05, "summary_version": 1,
     }  # fmt: skip
     assert "run: FAILED: 1 of 12 pages" in failed.to_text()
+    with pytest.raises(check.RunNotPassed, match="1 of 12 pages"):
+        check.check_run(str(out), RUN_DATE)
     # Spark reads the output with the marker in a partition.
     assert spark.read.parquet(str(out)).count() == 12
 
