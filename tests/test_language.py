@@ -69,7 +69,9 @@ def test_only_the_start_of_a_long_text_is_read():
 def _page(lang_attribute: str, text: str) -> bytes:
     paragraphs = "".join(f"<p>{sentence}.</p>" for sentence in text.split(". ") if sentence)
     html = f"<html{lang_attribute}><head><meta charset='utf-8'><title>Night buses</title></head><body>"
-    html += f"<div class='nav'><a href='/'>Home</a> <a href='/n'>News</a></div><div class='article'>{paragraphs}</div></body></html>"
+    html += (
+        f"<div class='nav'><a href='/'>Home</a> <a href='/n'>News</a></div><div class='article'>{paragraphs}</div></body></html>"
+    )
     return html.encode("utf-8")
 
 

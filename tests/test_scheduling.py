@@ -72,7 +72,9 @@ class _Timetable:
 def _airflow_stand_ins(monkeypatch, airflow3: bool) -> None:
     modules = {
         "airflow": {"DAG": _Dag},
-        "airflow.providers.apache.spark.operators.spark_submit": {"SparkSubmitOperator": type("SparkSubmitOperator", (_Task,), {})},
+        "airflow.providers.apache.spark.operators.spark_submit": {
+            "SparkSubmitOperator": type("SparkSubmitOperator", (_Task,), {})
+        },
         "airflow.timetables.interval": {"CronDataIntervalTimetable": _Timetable},
         # Airflow 3 moved PythonOperator to the standard provider.
         "airflow.providers.standard.operators.python" if airflow3 else "airflow.operators.python": {
@@ -177,9 +179,7 @@ def run_cron_script(tmp_path: Path, exit_code: int, passed: bool, marker: bool =
         "FAKE_PASSED": "1" if passed else "0",
         "FAKE_MARKER": "1" if marker else "0",
     }
-    return subprocess.run(
-        ["bash", str(CRON_SCRIPT), RUN_DATE], env=env, capture_output=True, text=True, timeout=60
-    )
+    return subprocess.run(["bash", str(CRON_SCRIPT), RUN_DATE], env=env, capture_output=True, text=True, timeout=60)
 
 
 def test_the_cron_script_submits_the_documented_command_and_checks_the_run(tmp_path):

@@ -23,8 +23,8 @@ from pyspark import cloudpickle  # noqa: E402
 
 from webclean.config import Config  # noqa: E402
 from webclean.model import MODELS_DIR, ModelError  # noqa: E402
-from webclean.result import Extraction, Status  # noqa: E402
 from webclean.policy import EXIT_POLICY, FailurePolicy  # noqa: E402
+from webclean.result import Extraction, Status  # noqa: E402
 from webclean.spark import (  # noqa: E402
     OUTPUT_SCHEMA,
     PARTITION_BYTES,
