@@ -148,4 +148,4 @@ def test_cli_trains_and_uses_an_mlp_model(trained, tmp_path, monkeypatch, capsys
     capsys.readouterr()
     assert main(["extract", "--method", "mlp", "--model", str(tmp_path / "model"), "--json", str(page)]) == 0
     row = json.loads(capsys.readouterr().out)
-    assert row["method"] == "mlp" and row["status"] == "ok" and row["source"] == str(page)
+    assert row["method"] == "mlp" and row["status"] == "ok" and row["source_file"] == str(page)

@@ -48,6 +48,7 @@ def test_a_killed_worker_is_retried_and_leaves_the_clean_output(scenario):
 
 def test_a_rerun_of_the_same_date_gives_identical_output(scenario):
     assert scenario["rerun_rows"] == scenario["clean_rows"]
+    assert scenario["marked_after_rerun"]
     assert scenario["rerun_files"] == len(scenario["rerun_file_names"])  # old files replaced, not added to
     assert not set(scenario["rerun_file_names"]) & set(scenario["clean_file_names"])
 
@@ -56,6 +57,7 @@ def test_readers_never_see_a_partial_partition(scenario):
     # While tasks ran, the final partition held nothing (first run) or exactly the
     # previous run's files (re-run): tasks write under a staging folder, and the
     # partition is swapped in when the job commits.
+    # The earlier run's _SUCCESS is gone while its rows are replaced.
     first, rerun = scenario["seen_during_first_run"], scenario["seen_during_rerun"]
     assert first and all(seen == [] for seen in first)
     assert rerun and all(seen == sorted(scenario["clean_file_names"]) for seen in rerun)
@@ -70,7 +72,7 @@ def _run_scenario(work: Path) -> None:
 
     sys.path.insert(0, str(REPO))
     from webclean.extract import extract
-    from webclean.spark import ExtractJob, build_session, partition_path, run_extract
+    from webclean.spark import SUCCESS_MARKER, ExtractJob, build_session, partition_path, run_extract
     from webclean.warc import WarcPage, iter_warc
 
     from session_settings import local_settings
@@ -114,9 +116,11 @@ def _run_scenario(work: Path) -> None:
 
     killed_rows, killed_summary, _ = run(work / "killed", kill_once=True)
     clean_rows, clean_summary, first_views = run(output, kill_once=False)
-    clean_files = sorted(p.name for p in watched.iterdir())
+    # The data files; the _SUCCESS marker stands beside them once a run has passed.
+    clean_files = sorted(p.name for p in watched.iterdir() if p.name != SUCCESS_MARKER)
     rerun_rows, _, rerun_views = run(output, kill_once=False)
-    rerun_files = sorted(p.name for p in watched.iterdir())
+    rerun_files = sorted(p.name for p in watched.iterdir() if p.name != SUCCESS_MARKER)
+    marked_after_rerun = (watched / SUCCESS_MARKER).is_file()
     left_over = sorted(p.name for p in output.iterdir() if p.name not in (watched.name, "_summary", "_SUCCESS"))
     spark.stop()
     result = dict(
@@ -124,6 +128,7 @@ def _run_scenario(work: Path) -> None:
         clean_rows=clean_rows, clean_summary=clean_summary, clean_file_names=clean_files,
         rerun_rows=rerun_rows, rerun_file_names=rerun_files, rerun_files=len(rerun_files),
         seen_during_first_run=first_views, seen_during_rerun=rerun_views, left_over=left_over,
+        marked_after_rerun=marked_after_rerun,
     )  # fmt: skip
     (work / "scenario.json").write_text(json.dumps(result, default=str), encoding="utf-8")
 
