@@ -298,14 +298,26 @@ def list_inputs(paths: Iterable[str], input_format: str = "auto") -> list[InputF
 
 
 def _expand(path: str, input_format: str) -> Iterator[InputFile]:
+    """A path as given: a glob unless a file or directory of that very name exists."""
     path = _absolute(path)
-    if GLOB_CHARS & set(path):
+    if GLOB_CHARS & set(path) and not _exists(path):
         matches = list(_glob(path))
         if not matches:
             raise InputError(f"{path}: no file matches")
         for match in matches:
-            yield from _expand(match, input_format)
+            # A match is a name, never a pattern: wget saves pages as index.php?id=3.
+            yield from _expand_name(match, input_format)
         return
+    yield from _expand_name(path, input_format)
+
+
+def _exists(path: str) -> bool:
+    filesystem, inner, _ = _locate(path)
+    return filesystem.get_file_info(inner).type != fs.FileType.NotFound
+
+
+def _expand_name(path: str, input_format: str) -> Iterator[InputFile]:
+    """A file, a directory or a listing file named by ``path``, taken literally."""
     filesystem, inner, prefix = _locate(path)
     info = filesystem.get_file_info(inner)
     if info.type == fs.FileType.NotFound:
@@ -343,7 +355,9 @@ def _glob(pattern: str) -> Iterator[str]:
 
 
 def _matches(name: str, pattern: str) -> bool:
-    """As the shell does it: a wildcard does not match a leading dot."""
+    """As the shell does it: a wildcard does not match a leading dot; a name matches itself."""
+    if name == pattern:  # a folder named like a pattern (pages[1]) on the way to the wildcard
+        return True
     return fnmatch.fnmatchcase(name, pattern) and (not name.startswith(".") or pattern.startswith("."))
 
 

@@ -314,6 +314,32 @@ def test_globs_listing_files_and_duplicates(tmp_path, html_inputs):
     assert list_inputs([str(listing), str(SAMPLE)]) == [InputFile(str(SAMPLE), "warc", SAMPLE.stat().st_size)]
 
 
+# Names as wget saves them: a query string, brackets, a star.
+ODD_NAMES = ("index.php?id=3", "a[1].html", "x*y.html")
+
+
+def test_glob_matches_with_glob_characters_are_not_globbed_again(tmp_path):
+    site = tmp_path / "site[1]"  # a folder named like a pattern on the way, too
+    site.mkdir()
+    for name in ODD_NAMES:
+        (site / name).write_text(f"<p>{name}</p>", encoding="utf-8")
+    (tmp_path / "site1").mkdir()  # what the folder's name matches as a pattern
+    (tmp_path / "site1" / "other.html").write_text("<p>other</p>", encoding="utf-8")
+    found = list_inputs([f"{site}/*"], "html")
+    assert sorted(Path(f.path).relative_to(tmp_path).as_posix() for f in found) == sorted(
+        [f"site[1]/{name}" for name in ODD_NAMES] + ["site1/other.html"]
+    )
+    assert sorted(Path(f.path).name for f in list_inputs([f"{site}/*.html"])) == ["a[1].html", "other.html", "x*y.html"]
+
+
+@pytest.mark.parametrize("name", ODD_NAMES)
+def test_a_path_with_glob_characters_that_exists_is_taken_as_it_is(tmp_path, name):
+    page = tmp_path / name
+    page.write_text("<p>x</p>", encoding="utf-8")
+    (tmp_path / "a1.html").write_text("<p>what a[1].html matches as a pattern</p>", encoding="utf-8")
+    assert list_inputs([str(page)], "html") == [InputFile(str(page), "html", page.stat().st_size)]
+
+
 @pytest.mark.parametrize("bad", ["missing.warc.gz", "*.nothing", "README"])
 def test_inputs_that_name_nothing_fail_at_start(tmp_path, bad):
     (tmp_path / "README").write_text("hello", encoding="utf-8")
