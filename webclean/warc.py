@@ -183,18 +183,23 @@ class _Inflated:
     def __init__(self, raw: BinaryIO) -> None:
         self._raw = raw
         self._inflater = zlib.decompressobj(GZIP_WBITS)
-        self._pending = b""
+        self._piece = b""  # the last decompressed bytes, read up to _position
+        self._position = 0
         self.cut = False
 
     def read(self, size: int = -1) -> bytes:
-        while size < 0 or len(self._pending) < size:
-            piece = self._inflate()
-            if not piece:
-                break
-            self._pending += piece
-        size = len(self._pending) if size < 0 else size
-        out, self._pending = self._pending[:size], self._pending[size:]
-        return out
+        parts = []
+        while size != 0:
+            if self._position == len(self._piece):
+                self._piece, self._position = self._inflate(), 0
+                if not self._piece:
+                    break
+            end = len(self._piece) if size < 0 else self._position + size
+            part = self._piece[self._position : end]
+            self._position += len(part)
+            size = size if size < 0 else size - len(part)
+            parts.append(part)
+        return b"".join(parts)
 
     def _inflate(self) -> bytes:
         """The next decompressed bytes; empty at the end of the stream."""
