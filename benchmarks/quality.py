@@ -1,7 +1,7 @@
 """Score webclean and its peers on the same pages with the same measures.
 
     python benchmarks/quality.py --data ../shared/data/*.jsonl.gz \\
-        [--extractors webclean,trafilatura,readability,resiliparse,justext | peers,webclean-cv] \\
+        [--extractors webclean,trafilatura,readability,resiliparse,justext | peers,webclean-loso] \\
         [--limit N] [--jobs 2] [--out benchmarks/results/] [--plots DIR | --no-plots] \\
         [--per-page NAME] [--by-lang]
 
@@ -16,8 +16,9 @@ The paper's two rates, on full-gold pages (``webclean.evaluate``):
 
 - *located* (C2 / C1): the share of pages whose located block holds at least 95 % of
   the gold's tokens. Only webclean's methods svm and paper locate a block, so only
-  their rows (``webclean``, ``webclean-cv``, ``webclean-paper``, ``webclean-paper-cv``)
-  have it; the block does not depend on the model, so a ``-cv`` row has the same.
+  their rows (``webclean``, ``webclean-loso``, ``webclean-sites``, ``webclean-paper``,
+  ``webclean-paper-loso``) have it; the block does not depend on the model, so a
+  held-out row has the same.
 - *denoised accurately* (C3 / C1): the share of pages with token F1 >= ACCURATE_F1,
   for every extractor.
 
@@ -112,35 +113,34 @@ def _webclean_method(method: str) -> Callable[..., Extract]:
     return lambda pages=(): _webclean(pages, method=method)
 
 
-CV_FOLDS = 3
+SITE_FOLDS = 5
 
 
-def _webclean_cv(pages: Sequence[Page] = (), method: str = "svm") -> Extract:
-    """webclean with models that never saw the page they extract.
+def _webclean_held_out(pages: Sequence[Page] = (), method: str = "svm", by: str = "set") -> Extract:
+    """webclean with models that never saw the page they extract, nor its set or site.
 
     The packaged model was trained on these very pages, so its scores here flatter it.
-    This extractor trains CV_FOLDS models, each on the pages outside one fold (folds
-    by page HTML, as `webclean evaluate --cross-validate`), and extracts each page with
-    the model of its own fold: the honest figure to set beside the peers'.
+    ``by="set"`` (the ``-loso`` rows) trains a model per set on every other set and
+    extracts the set's pages with it; ``by="site"`` (``-sites``) trains SITE_FOLDS
+    models, each on the sites outside one fold (webclean.evaluate.held_out_models):
+    the honest figures to set beside the peers'.
     """
     import webclean
-    from webclean.evaluate import fold_of
-    from webclean.training import train
+    from webclean.evaluate import held_out_models
 
-    config = webclean.Config(method=method).with_overrides([f"classifier.folds={CV_FOLDS}"])
+    config = webclean.Config(method=method)
     models = {}
-    for fold in range(CV_FOLDS):
-        models[fold], _ = train((p for p in pages if fold_of(p, CV_FOLDS) != fold), config)
+    for held, model in held_out_models(pages, config, by=by, folds=SITE_FOLDS):
+        models.update((_key(page), model) for page in held)
 
     def run(page: Page) -> str:
-        model = models[fold_of(page, CV_FOLDS)]
-        return webclean.extract(page.html, _url(page), config=config, model=model).text
+        return webclean.extract(page.html, _url(page), config=config, model=models[_key(page)]).text
 
     return run
 
 
-def _webclean_paper_cv(pages: Sequence[Page] = ()) -> Extract:
-    return _webclean_cv(pages, method="paper")
+def _key(page: Page) -> tuple[str, str]:
+    return page.source, page.id
 
 
 def _trafilatura() -> Extract:
@@ -278,18 +278,19 @@ def _magic_html() -> Extract:
 
 # Builders that need the benchmark's pages (to train on) take them as an argument.
 NEEDS_PAGES = {
-    "webclean", "webclean-paper", "webclean-cv", "webclean-paper-cv", "webclean-blocks", "webclean-ladom",
-    "webclean-mlp", "webclean-mlp-cv",
+    "webclean", "webclean-paper", "webclean-loso", "webclean-sites", "webclean-paper-loso", "webclean-blocks",
+    "webclean-ladom", "webclean-mlp", "webclean-mlp-loso",
 }  # fmt: skip
 BUILDERS: dict[str, Callable[..., Extract]] = {
     "webclean": _webclean,
     "webclean-paper": _webclean_paper,
-    "webclean-cv": _webclean_cv,
-    "webclean-paper-cv": _webclean_paper_cv,
+    "webclean-loso": _webclean_held_out,
+    "webclean-sites": lambda pages=(): _webclean_held_out(pages, by="site"),
+    "webclean-paper-loso": lambda pages=(): _webclean_held_out(pages, method="paper"),
     "webclean-blocks": _webclean_method("blocks"),
     "webclean-ladom": _webclean_method("ladom"),
     "webclean-mlp": _webclean_method("mlp"),
-    "webclean-mlp-cv": lambda pages=(): _webclean_cv(pages, method="mlp"),
+    "webclean-mlp-loso": lambda pages=(): _webclean_held_out(pages, method="mlp"),
     "trafilatura": _trafilatura,
     "trafilatura-fast": _trafilatura_fast,
     "readability": _readability,
@@ -302,7 +303,9 @@ BUILDERS: dict[str, Callable[..., Extract]] = {
     "magic-html": _magic_html,
 }
 # The rows whose located block is measured (the paper's C2 / C1), by the method that locates it.
-LOCATING = {"webclean": "svm", "webclean-cv": "svm", "webclean-paper": "paper", "webclean-paper-cv": "paper"}
+LOCATING = {
+    "webclean": "svm", "webclean-loso": "svm", "webclean-sites": "svm", "webclean-paper": "paper", "webclean-paper-loso": "paper",
+}  # fmt: skip
 
 
 class ExtractorFailure(RuntimeError):
@@ -357,7 +360,7 @@ def available(names: Iterable[str]) -> list[str]:
             raise SystemExit(f"unknown extractor {name!r}; known: {', '.join(BUILDERS)}")
         try:
             with quiet():
-                if name.endswith("-cv"):
+                if name.endswith(("-loso", "-sites")):
                     # These train on the benchmark's pages: building them here would train on none.
                     importlib.import_module("webclean.training")
                 else:
@@ -410,7 +413,7 @@ def run_extractor(name: str, paths: Sequence[str], limit: int | None) -> list[Pa
 
 
 def run_pages(name: str, pages: Sequence[Page]) -> list[PageRun]:
-    """Pages already loaded through one extractor (a -cv row trains on these very pages)."""
+    """Pages already loaded through one extractor (a held-out row trains on these very pages)."""
     with quiet():
         extract = BUILDERS[name](pages) if name in NEEDS_PAGES else BUILDERS[name]()
         runs = [run_page(name, extract, page) for page in pages]
@@ -535,12 +538,54 @@ def worst_pages(runs: Sequence[PageRun], count: int) -> str:
     return "\n".join(lines)
 
 
+def page_type_table(results: dict[str, list[PageRun]]) -> str:
+    """Token F1 per page type (on the sets that name one, WCXB), a row per extractor."""
+    kinds = sorted({r.score.page_type for runs in results.values() for r in runs if r.score.page_type})
+    if not kinds:
+        return ""
+    lines = ["### token F1 by page type", "", "| extractor | " + " | ".join(kinds) + " |", "|" + "---|" * (len(kinds) + 1)]
+    for name, runs in results.items():
+        cells = [name]
+        for kind in kinds:
+            summary = Summary.of(r.score for r in runs if r.score.page_type == kind)
+            cells.append(f"{_fmt(summary.token_f1)} ({summary.pages})")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+LOSS_BELOW, PEER_ABOVE = 0.5, 0.8
+
+
+def loss_table(results: dict[str, list[PageRun]], ours: str) -> str:
+    """Per set, the pages where ``ours`` scores below LOSS_BELOW while some other
+    extractor reaches PEER_ABOVE (its worst failures), and the other way round."""
+    others = [name for name in results if name != ours and not name.startswith("webclean")]
+    if ours not in results or not others:
+        return ""
+    by_page = {name: {(r.score.source, r.score.page_id): r.score.main_f1 for r in runs} for name, runs in results.items()}
+    lost: Counter[str] = Counter()
+    won: Counter[str] = Counter()
+    pages: Counter[str] = Counter()
+    for (source, page_id), f1 in by_page[ours].items():
+        best = max(by_page[name].get((source, page_id), 0.0) for name in others)
+        pages[source] += 1
+        lost[source] += f1 < LOSS_BELOW and best >= PEER_ABOVE
+        won[source] += best < LOSS_BELOW and f1 >= PEER_ABOVE
+    head = f"| set | pages | {ours} < {LOSS_BELOW}, a peer ≥ {PEER_ABOVE} | every peer < {LOSS_BELOW}, {ours} ≥ {PEER_ABOVE} |"
+    lines = [f"### pages lost and won by {ours} (peers: {', '.join(others)})", "", head, "|---|---|---|---|"]
+    for source in sorted(pages):
+        lines.append(f"| {source} | {pages[source]} | {lost[source]} | {won[source]} |")
+    return "\n".join(lines)
+
+
 def report(results: dict[str, list[PageRun]], by_lang: bool) -> str:
     sources = sorted({r.score.source for runs in results.values() for r in runs})
     parts = [set_table(source, results) for source in sources]
+    parts += [page_type_table(results)]
+    parts += [loss_table(results, name) for name in results if name.startswith("webclean")]
     if by_lang:
         parts += [lang_table(name, runs) for name, runs in results.items()]
-    return "\n\n".join(parts) + "\n"
+    return "\n\n".join(part for part in parts if part) + "\n"
 
 
 def summaries(results: dict[str, list[PageRun]]) -> dict[str, dict[str, dict[str, float | int | None]]]:
@@ -578,7 +623,7 @@ def _record(run: PageRun) -> dict[str, object]:
     """One flat JSON object a page, with named fields (asdict would make tuples lists)."""
     score = run.score
     record: dict[str, object] = {"extractor": run.extractor, "id": score.page_id, "source": score.source}
-    record.update(lang=score.lang, seconds=round(run.seconds, 6), chars=run.chars, error=run.error)
+    record.update(lang=score.lang, page_type=score.page_type, seconds=round(run.seconds, 6), chars=run.chars, error=run.error)
     if run.block_recall is not None:
         record.update(block_recall=run.block_recall, located=run.located)
     if score.token is not None:

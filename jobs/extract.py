@@ -7,11 +7,11 @@ which runs (README.md, "The Spark jobs")
     PYSPARK_PYTHON=$PWD/.venv/bin/python SPARK_CONF_DIR=conf .venv/bin/spark-submit jobs/extract.py \\
         --input samples/sample.warc.gz --output out/sample --run-date 2024-01-15
 
-Inputs are WARC files, folders of .html/.htm(.gz) files, JSON Lines or Parquet with
-``url`` and ``html``, folders and globs of these, or text files that list them one per
-line (as cc-pyspark's warc.paths.gz). The rows go to OUTPUT/run_date=YYYY-MM-DD/,
-replacing only that date; the run's summary goes to OUTPUT/_summary/run_date=.../.
-A run that passes its failure policy gets OUTPUT/run_date=YYYY-MM-DD/_SUCCESS.
+Inputs are files, folders, globs (a name that exists is taken as it is), or text files
+that list them one per line (as cc-pyspark's warc.paths.gz). The rows go to
+OUTPUT/run_date=YYYY-MM-DD/, replacing only that date; the run's summary goes to
+OUTPUT/_summary/run_date=.../. A run that passes its failure policy gets
+OUTPUT/run_date=YYYY-MM-DD/_SUCCESS.
 
 Exit codes: 0 the run passed; 1 the job crashed (a traceback); 2 a usage error (one
 line, before the job); 3 the run failed its policy (rows and summary written, no
@@ -42,6 +42,20 @@ from webclean.spark import (  # noqa: E402
     run_extract,
 )
 
+INPUT_SCHEMA = """\
+input formats (auto: by the name's ending; other files of folders and globs are
+skipped, logged and counted in the summary's files_skipped):
+  warc     .warc .warc.gz .arc .arc.gz: a row per response or resource record;
+           url = WARC-Target-URI, offset = the record's byte offset
+  html     .html .htm (.gz); --input-format html takes every file (gunzipped if gzip):
+           a row per file; url = its <link rel=canonical> if absolute, else the
+           file's URI; offset 0
+  jsonl    .jsonl .jsonl.gz: a JSON object a line, {"url": ..., "html": "..."};
+           a row per line, offset = line number
+  parquet  .parquet with an html column (string or binary) and an optional url
+           column; a row per row, offset = row number
+"""
+
 # What a wrong argument raises: reported in one line, before or instead of the job.
 USAGE_ERRORS = (ConfigError, InputError, ModelError)
 
@@ -54,7 +68,9 @@ def share(text: str) -> float:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], epilog=INPUT_SCHEMA, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--input", nargs="+", required=True, metavar="PATH", help="files, folders, globs or listing files")
     parser.add_argument("--output", required=True, metavar="DIR", help="Parquet output folder (local, file://, s3a://, hdfs://)")
     parser.add_argument("--input-format", choices=INPUT_FORMATS, default="auto")

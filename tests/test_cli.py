@@ -130,11 +130,26 @@ def test_train_then_evaluate_and_extract_with_the_model(tmp_path, page_file, cap
     assert table.startswith("| set | pages | token F1 |")
     assert "| generated | 6 |" in table
     summary = json.loads(summary_file.read_text(encoding="utf-8"))
-    assert summary["all"]["pages"] == 6
-    assert 0.0 <= summary["all"]["token_f1"] <= 1.0
+    assert set(summary) == {"set", "lang", "page_type"}
+    assert summary["set"]["all"]["pages"] == summary["lang"]["en"]["pages"] == 6
+    assert 0.0 <= summary["set"]["all"]["token_f1"] <= 1.0
 
     assert main(["extract", "--model", str(model_dir), str(page_file)]) == 0
     assert capsys.readouterr().out.strip()
+
+
+def test_evaluate_leaves_one_set_out(tmp_path, capsys):
+    first = _pages_jsonl(tmp_path / "first.jsonl.gz", 4)
+    second = _pages_jsonl(tmp_path / "second.jsonl.gz", 4)
+    for path, name in ((first, "first"), (second, "second")):
+        rows = [json.loads(line) for line in gzip.open(path, "rt", encoding="utf-8")]
+        with gzip.open(path, "wt", encoding="utf-8") as handle:
+            handle.writelines(json.dumps({**row, "source": name}) + "\n" for row in rows)
+    assert main(["evaluate", "--input", str(first), str(second), "--leave-one-set-out", *SMALL_TRAINING]) == 0
+    table = capsys.readouterr().out
+    assert "| first | 4 |" in table and "| second | 4 |" in table and "| all | 8 |" in table
+    with pytest.raises(SystemExit):
+        main(["evaluate", "--input", str(first), "--leave-one-set-out", "--cross-validate", "3"])
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import io
 import zlib
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,8 @@ from hypothesis import strategies as st
 
 pytest.importorskip("warcio")
 
+from warcio.archiveiterator import ArchiveIterator  # noqa: E402
+from warcio.exceptions import ArchiveLoadFailed  # noqa: E402
 from warcio.warcwriter import WARCWriter  # noqa: E402
 
 from webclean.result import Status  # noqa: E402
@@ -100,7 +103,10 @@ def test_file_cut_in_half_keeps_what_was_read(sample, tmp_path):
     assert 0 < len(pages) < len(full)
     assert [p.warc_record_id for p in pages] == [p.warc_record_id for p in full[: len(pages)]]
     assert not end.complete
-    assert end.offset == full[len(pages)].offset  # the first record not read whole
+    # The record cut short gives its page, with the payload that arrived, and the end says where.
+    cut_page, whole_page = pages[-1], full[len(pages) - 1]
+    assert end.offset == cut_page.offset
+    assert len(cut_page.body) < len(whole_page.body) and whole_page.body.startswith(cut_page.body)
     assert "truncated" in end.error
 
 
@@ -194,3 +200,124 @@ def test_decode_payload(raw, transfer, content, expected):
 def test_dechunk_keeps_the_chunks_that_arrived():
     assert dechunk(b"3\r\nabc\r\n3\r\nde") == b"abcde"
     assert dechunk(b"") == b""
+
+
+# ---------------------------------------------------------------- warcio's own test files
+
+WARCIO = Path(__file__).resolve().parent / "fixtures" / "warcio"
+WARCIO_FILES = sorted(p for p in WARCIO.iterdir() if p.name not in ("LICENSE", "NOTICE", "README.md"))
+# Records per file: what the reader that reads most of each file finds (checked below
+# against warcio itself), pinned so that a reader that reads less fails here too.
+WARCIO_RECORDS = {
+    "bad.arc": 4,
+    "example-bad-non-chunked.warc.gz": 6,  # one gzip member: warcio stops after the first record
+    "example-bad.warc.gz.bad": 6,  # likewise
+    "example-digest.warc": 4,
+    "example-iana.org-chunked.warc": 3,
+    "example-resource.warc.gz": 3,
+    "example-space-in-target-uri.warc.gz": 2,
+    "example-space-in-url.arc": 2,  # the last record's length runs past the end of the file
+    "example-trunc.warc": 4,
+    "example-wget-bad-target-uri.warc.gz": 6,
+    "example-wrong-chunks.warc.gz": 2,  # gzip members cut inside records: warcio reads half of one
+    "example.arc": 2,
+    "example.arc.gz": 2,
+    "example.warc": 6,
+    "example.warc.gz": 6,
+    "post-test.warc.gz": 6,
+}
+
+
+def warcio_counts(data: bytes) -> Counter[str]:
+    """The records warcio's own iterator yields before it stops, by type."""
+    counts: Counter[str] = Counter()
+    try:
+        for record in ArchiveIterator(io.BytesIO(data)):
+            counts[record.rec_type] += 1
+    except ArchiveLoadFailed:
+        pass
+    return counts
+
+
+def test_every_warcio_test_file_is_a_fixture():
+    assert sorted(p.name for p in WARCIO_FILES) == sorted(WARCIO_RECORDS)
+
+
+@pytest.mark.parametrize("path", WARCIO_FILES, ids=lambda p: p.name)
+def test_every_record_that_any_reader_reads_is_read(path):
+    data = path.read_bytes()
+    readers = [warcio_counts(data)]  # warcio on the file as stored
+    if data[:2] == b"\x1f\x8b":
+        readers.append(warcio_counts(gzip.decompress(data)))  # warcio on the decompressed bytes, as zcat gives them
+    most = max(readers, key=lambda counts: sum(counts.values()))
+    pages, end = read(str(path))
+    assert sum(end.counts.values()) == WARCIO_RECORDS[path.name]
+    assert end.counts == dict(most)
+    assert len(pages) == most["response"] + most["resource"]
+    assert all(p.url for p in pages)
+
+
+def test_a_warc_compressed_as_one_gzip_member_is_read_to_the_end():
+    data = build_warc([(b"<p>page %d</p>" % n, []) for n in range(5)], compress=False)
+    one_member = gzip.compress(data)
+    pages, end = read(io.BytesIO(one_member))
+    assert end.complete
+    assert [p.body for p in pages] == [b"<p>page %d</p>" % n for n in range(5)]
+    assert [p.url for p in pages] == [p.url for p in read(io.BytesIO(data))[0]]
+    # Offsets after the first record are those of the decompressed bytes.
+    assert [p.offset for p in pages] == [p.offset for p in read(io.BytesIO(data))[0]]
+
+
+def test_a_single_member_stream_that_cannot_seek_keeps_its_first_record():
+    data = gzip.compress(build_warc([(b"<p>page %d</p>" % n, []) for n in range(3)], compress=False))
+    unseekable = io.BufferedReader(io.BytesIO(data))
+    unseekable.seekable = lambda: False
+    pages, end = read(unseekable)
+    assert [p.body for p in pages] == [b"<p>page 0</p>"]
+    assert not end.complete and "non-chunked gzip" in end.error
+
+
+@pytest.mark.parametrize("compress", [lambda data: data, gzip.compress], ids=["plain", "one-member"])
+def test_a_header_cut_after_its_warc_type_is_a_truncation(compress):
+    plain = build_warc([(b"<p>page %d</p>" % n, []) for n in range(3)], compress=False)
+    third = plain.index(b"WARC/1.0", plain.index(b"http://example.test/1"))
+    cut = plain[: plain.index(b"WARC-Date", third)]
+    pages, end = read(io.BytesIO(compress(cut)))
+    assert [p.body for p in pages] == [b"<p>page 0</p>", b"<p>page 1</p>"]
+    assert not end.complete and end.offset == third and "header" in end.error
+
+
+@settings(max_examples=25, deadline=None)
+@given(fraction=st.floats(min_value=0.0, max_value=1.0))
+def test_any_cut_of_a_single_member_warc_keeps_a_prefix_of_the_pages(fraction):
+    plain = build_warc([(b"<p>page %d</p>" % n + b"x" * 2000, []) for n in range(4)], compress=False)
+    whole = read(io.BytesIO(plain))[0]
+    data = gzip.compress(plain)
+    cut = int(len(data) * fraction)
+    pages, end = read(io.BytesIO(data[:cut]))
+    assert [p.warc_record_id for p in pages] == [p.warc_record_id for p in whole[: len(pages)]]
+    assert end.complete == (cut in (0, len(data)))
+
+
+def test_arc_records_give_their_url_and_date():
+    pages, end = read(str(WARCIO / "example.arc.gz"))
+    assert end.complete
+    assert [(p.url, p.warc_date.isoformat()) for p in pages] == [("http://example.com/", "2014-02-16T05:02:21+00:00")]
+    assert pages[0].content_type == "text/html" and b"Example Domain" in pages[0].body
+
+
+def test_an_arc_record_with_spaces_in_its_url_is_read():
+    pages, end = read(str(WARCIO / "example-space-in-url.arc"))
+    assert [p.url for p in pages] == [
+        "http://example.com/index.cfm?FuseAction=Email&EmailTitle=Examples%20From%20The%20Live%20Web&IsPopUp=False"
+    ]
+    assert b"Example Domain" in pages[0].body
+    # Its length runs past the end of the file: the page is kept, and the end says so.
+    assert not end.complete and end.offset == pages[0].offset and "truncated" in end.error
+
+
+def test_gzip_members_cut_inside_records_are_read_as_one_stream():
+    pages, end = read(str(WARCIO / "example-wrong-chunks.warc.gz"))
+    assert end.complete
+    assert [p.url for p in pages] == ["http://example.com/"]
+    assert pages[0].body.rstrip().endswith(b"</html>")

@@ -68,8 +68,20 @@ def _parser() -> argparse.ArgumentParser:
     evaluate = commands.add_parser("evaluate", help="score the extraction on pages with a gold text")
     evaluate.add_argument("--input", nargs="+", required=True, metavar="FILE", help="gzip JSON Lines of pages")
     evaluate.add_argument("--json", type=Path, metavar="FILE", help="also write the summary as JSON")
-    evaluate.add_argument(
+    held_out = evaluate.add_mutually_exclusive_group()
+    held_out.add_argument(
+        "--leave-one-set-out",
+        action="store_true",
+        help="for each input set, train on the other sets and score the one left out (the measure of generalisation)",
+    )
+    held_out.add_argument(
         "--cross-validate", type=int, metavar="K", help="train on K-1 folds of the pages and score the fold left out"
+    )
+    evaluate.add_argument(
+        "--group",
+        choices=("site", "page"),
+        default="site",
+        help="--cross-validate's folds hold whole sites (default) or single pages",
     )
     _common(evaluate, model=True)
     evaluate.set_defaults(run=_run_evaluate)
@@ -171,15 +183,18 @@ def _run_train(args: argparse.Namespace, config: Config) -> int:
 
 def _run_evaluate(args: argparse.Namespace, config: Config) -> int:
     from webclean.datasets import read_pages
-    from webclean.evaluate import cross_validate, evaluate
+    from webclean.evaluate import cross_validate, evaluate, leave_one_set_out
 
-    if args.cross_validate:
-        evaluation = cross_validate(read_pages(args.input), config, args.cross_validate)
+    if args.leave_one_set_out:
+        evaluation = leave_one_set_out(read_pages(args.input), config)
+    elif args.cross_validate:
+        evaluation = cross_validate(read_pages(args.input), config, args.cross_validate, by=args.group)
     else:
         evaluation = evaluate(read_pages(args.input), config, _model(args, config))
     print(evaluation.table())
     if args.json:
-        args.json.write_text(json.dumps(evaluation.summary(), indent=1) + "\n", encoding="utf-8")
+        summary = {by: evaluation.summary(by) for by in ("set", "lang", "page_type")}
+        args.json.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     return 0
 
 

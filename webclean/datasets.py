@@ -2,7 +2,7 @@
 
 One JSON object a line: ``id``, ``source``, ``url``, ``lang``, ``html``, ``text`` and,
 where present, ``gold_type`` (``full`` or ``snippets``) with ``with``/``without``
-snippet lists. Plain ``.jsonl`` files are read too.
+snippet lists, ``page_type`` and the site (``domain`` or ``site``). Plain ``.jsonl`` files are read too.
 
 A page may also carry ``peers``, the texts other extractors made of it (extractor
 name → text; ``scripts/peer_texts.py`` adds them). Training labels by their agreement
@@ -31,6 +31,8 @@ class Page:
     with_snippets: tuple[str, ...] = ()
     without_snippets: tuple[str, ...] = ()
     peers: tuple[tuple[str, str], ...] = ()  # (extractor, text) pairs
+    page_type: str = ""  # the set's own page kind, where it gives one (WCXB: article, listing, ...)
+    site: str = ""  # the site the set names for the page (WCXB: domain; GNE: site), if any
 
     @property
     def has_full_gold(self) -> bool:
@@ -53,6 +55,8 @@ class Page:
             with_snippets=tuple(row.get("with") or ()),
             without_snippets=tuple(row.get("without") or ()),
             peers=tuple((str(name), str(peer or "")) for name, peer in peers.items()),
+            page_type=str(row.get("page_type") or ""),
+            site=str(row.get("domain") or row.get("site") or ""),
         )
 
 

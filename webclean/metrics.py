@@ -279,6 +279,7 @@ class PageScore:
     page_id: str
     source: str
     lang: str
+    page_type: str = ""
     token: PRF | None = None
     shingle: ShingleCounts | None = None
     snippet: SnippetCounts | None = None
@@ -293,7 +294,7 @@ class PageScore:
 
 def score_page(output: str, page: Page) -> PageScore:
     """Score an output with the measures that the page's gold supports."""
-    base = {"page_id": page.id, "source": page.source, "lang": page.lang}
+    base = {"page_id": page.id, "source": page.source, "lang": page.lang, "page_type": page.page_type}
     if page.has_full_gold:
         return PageScore(**base, token=token_prf(output, page.text), shingle=shingle_counts(output, page.text))
     return PageScore(**base, snippet=snippet_counts(output, page.with_snippets, page.without_snippets))
@@ -339,6 +340,10 @@ class Scoreboard:
 
     def by_lang(self) -> dict[str, Summary]:
         return self._grouped(lambda s: s.lang)
+
+    def by_page_type(self) -> dict[str, Summary]:
+        """Per page type, for the pages whose set names one."""
+        return {kind: summary for kind, summary in self._grouped(lambda s: s.page_type).items() if kind}
 
     def _grouped(self, key: Callable[[PageScore], str]) -> dict[str, Summary]:
         groups: dict[str, list[PageScore]] = defaultdict(list)

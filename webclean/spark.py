@@ -2,8 +2,9 @@
 
 A run of the extract job, in order:
 
-1. ``list_inputs`` expands the input arguments (files, directories, globs, listing
-   files) into files with a format, on the driver; a missing input fails here.
+1. ``find_inputs`` expands the input arguments (files, directories, globs, listing
+   files) into files with a format, on the driver; a missing input fails here, and
+   the files of folders and globs that are not of the format are skipped and counted.
 2. The paths, never the contents, are packed into partitions of similar byte size,
    so each Python worker streams its own files (WARCs through ``webclean.warc``).
 3. The model, the configuration and the packed paths are broadcast once; each Python
@@ -13,8 +14,9 @@ A run of the extract job, in order:
    a file that could not be read to its end adds one row with status ``truncated``
    that says where it stopped.
 5. The rows are written as Parquet partitioned by ``run_date``, overwriting only that
-   partition, in the job's one Spark job; the tasks count the rows they write, and
-   from those counts a summary is printed and written to ``_summary/`` beside them.
+   partition, in the job's one Spark job; each task reports what its partition read
+   and wrote, keyed by partition so that a task run twice is counted once, and from
+   those counts a summary is printed and written to ``_summary/`` beside them.
 6. The failure policy (webclean.policy) judges the counts: a run that passes gets a
    ``_SUCCESS`` marker in its partition.
 
@@ -33,6 +35,7 @@ import json
 import logging
 import math
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -44,8 +47,10 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
 from functools import partial
+from html import unescape
 from pathlib import Path, PurePosixPath
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
+from urllib.parse import urlparse
 
 import numpy as np
 import pyarrow as pa
@@ -87,7 +92,7 @@ INPUT_FORMATS = ("auto", "warc", "html", "jsonl", "parquet")
 TRUNCATED = Status.TRUNCATED
 
 EXTENSIONS = {
-    "warc": (".warc", ".warc.gz"),
+    "warc": (".warc", ".warc.gz", ".arc", ".arc.gz"),
     "html": (".html", ".htm", ".html.gz", ".htm.gz"),
     "jsonl": (".jsonl", ".jsonl.gz"),
     "parquet": (".parquet",),
@@ -95,6 +100,13 @@ EXTENSIONS = {
 # Text files that list inputs one per line, as cc-pyspark takes them (warc.paths.gz).
 LISTING_EXTENSIONS = (".paths", ".paths.gz", ".txt", ".txt.gz")
 GLOB_CHARS = frozenset("*?[")
+GZIP_MAGIC = b"\x1f\x8b"
+HTML_COLUMN_TYPES = (pa.types.is_string, pa.types.is_large_string, pa.types.is_binary, pa.types.is_large_binary)
+
+# An HTML file's canonical link is looked for in its first bytes, where its head is.
+CANONICAL_SCAN_BYTES = 64 << 10
+_LINK_TAG = re.compile(rb"<link\b[^>]*>", re.IGNORECASE)
+_ATTRIBUTE = re.compile(rb"""([^\s=/>]+)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)""")
 
 # Bodies that cannot hold a page whatever their bytes say; the extractor is not asked.
 BINARY_MEDIA = ("image/", "audio/", "video/", "font/")
@@ -116,6 +128,8 @@ BATCH_CHARS = 16 << 20
 PROGRESS_SECONDS = 15.0
 # The summary lists the files that broke, the first ones by path.
 MAX_ERRORS_LISTED = 1000
+# The log names the first files skipped, and counts the rest.
+SKIPPED_LOGGED = 20
 # The version of the summary's fields (docs/output.md): raised when one changes or goes.
 SUMMARY_VERSION = 1
 SUCCESS_MARKER = "_SUCCESS"
@@ -181,6 +195,20 @@ class InputFile:
     size: int = 0
 
 
+class Skipped(NamedTuple):
+    """A file of a folder or glob that is not of the format wanted."""
+
+    path: str
+
+
+@dataclass(frozen=True)
+class InputListing:
+    """What the input arguments name: the files to read, and the paths of those skipped."""
+
+    files: list[InputFile]
+    skipped: list[str]
+
+
 @dataclass(frozen=True)
 class InputRecord:
     """One page to extract, whatever the input format.
@@ -219,6 +247,7 @@ class RunSummary:
     output: str
     input_format: str
     files: int
+    files_skipped: int  # in the folders and globs given, not of the input format
     records_by_type: dict[str, int]
     pages_by_status: dict[str, int]
     files_with_errors: list[dict[str, Any]]
@@ -245,6 +274,7 @@ class RunSummary:
             "records read by type: " + _counts_text(self.records_by_type),
             "pages out by status:  " + _counts_text(self.pages_by_status),
             f"files with errors:    {len(self.files_with_errors)}",
+            f"files skipped:        {self.files_skipped} (not of the input format)",
         ]
         lines += [f"  {e['source_file']} at {e['offset']}: {e['error']}" for e in self.files_with_errors]
         lines.append(
@@ -308,44 +338,102 @@ def _ship_package(spark: SparkSession) -> None:
 
 def list_inputs(paths: Iterable[str], input_format: str = "auto") -> list[InputFile]:
     """Expand files, directories, globs and listing files into input files with a format."""
+    return find_inputs(paths, input_format).files
+
+
+def find_inputs(paths: Iterable[str], input_format: str = "auto") -> InputListing:
+    """The input files, and the files of the folders and globs given that are not of the format wanted.
+
+    Skipped files are logged, and counted in the run's summary. Hidden files (a name
+    that starts with ``.`` or ``_``, as ``_SUCCESS``) are not inputs and not counted.
+    """
+    paths = list(paths)
     files: dict[str, InputFile] = {}
+    skipped: dict[str, None] = {}  # in the order found
     for path in paths:
         for found in _expand(path, input_format):
-            files.setdefault(found.path, found)
+            if isinstance(found, InputFile):
+                files.setdefault(found.path, found)
+            else:
+                skipped[found.path] = None
+    skipped_paths = [path for path in skipped if path not in files]
+    if skipped_paths:
+        shown = ", ".join(skipped_paths[:SKIPPED_LOGGED])
+        more = f" and {len(skipped_paths) - SKIPPED_LOGGED} more" if len(skipped_paths) > SKIPPED_LOGGED else ""
+        log.warning("skipped files that are not %s (%d): %s%s", _wanted(input_format), len(skipped_paths), shown, more)
     if not files:
-        raise InputError(f"no {input_format if input_format != 'auto' else 'input'} files in {', '.join(paths)}")
-    return list(files.values())
+        hint = f" ({len(skipped_paths)} other files skipped" if skipped_paths else ""
+        hint += ("; --input-format html takes every file)" if input_format == "auto" else ")") if hint else ""
+        raise InputError(f"no {_wanted(input_format)} in {', '.join(paths)}{hint}")
+    return InputListing(list(files.values()), skipped_paths)
 
 
-def _expand(path: str, input_format: str) -> Iterator[InputFile]:
+def _wanted(input_format: str) -> str:
+    if input_format == "auto":
+        return "input files (" + ", ".join(e for extensions in EXTENSIONS.values() for e in extensions) + ")"
+    return f"{input_format} files ({', '.join(EXTENSIONS[input_format])})"
+
+
+def _expand(path: str, input_format: str) -> Iterator[InputFile | Skipped]:
+    """A path as given: a glob unless a file or directory of that very name exists."""
     path = _absolute(path)
-    if GLOB_CHARS & set(path):
+    if GLOB_CHARS & set(path) and not _exists(path):
         matches = list(_glob(path))
         if not matches:
             raise InputError(f"{path}: no file matches")
         for match in matches:
-            yield from _expand(match, input_format)
+            # A match is a name, never a pattern: wget saves pages as index.php?id=3.
+            yield from _expand_name(match, input_format, pattern=path)
         return
+    yield from _expand_name(path, input_format)
+
+
+def _exists(path: str) -> bool:
+    filesystem, inner, _ = _locate(path)
+    return filesystem.get_file_info(inner).type != fs.FileType.NotFound
+
+
+def _expand_name(path: str, input_format: str, pattern: str | None = None) -> Iterator[InputFile | Skipped]:
+    """A file, a directory or a listing file named by ``path``, taken literally.
+
+    A file named as an argument or in a listing must be of a format it can be read as;
+    a file that the glob ``pattern`` matched is skipped, as in a folder, when it is not,
+    and is a listing only if the pattern names listings (``*.paths.gz``, not ``site/*``
+    over a robots.txt).
+    """
     filesystem, inner, prefix = _locate(path)
     info = filesystem.get_file_info(inner)
     if info.type == fs.FileType.NotFound:
         raise InputError(f"{path}: no such file or directory")
     if info.type == fs.FileType.Directory:
         yield from _directory(filesystem, inner, prefix, input_format)
-    elif path.endswith(LISTING_EXTENSIONS):
+    elif path.endswith(LISTING_EXTENSIONS) and (pattern or path).endswith(LISTING_EXTENSIONS):
         for line in _listing(path):
             yield from _expand(line, input_format)
+    elif input_format != "auto":
+        yield InputFile(path, input_format, info.size or 0)
+    elif fmt := _detect_format(path):
+        yield InputFile(path, fmt, info.size or 0)
+    elif pattern is None:
+        raise InputError(f"{path}: cannot tell the format from the name; pass --input-format")
     else:
-        yield InputFile(path, _format_of(path, input_format), info.size or 0)
+        yield Skipped(path)
 
 
-def _directory(filesystem: fs.FileSystem, inner: str, prefix: str, input_format: str) -> Iterator[InputFile]:
+def _directory(
+    filesystem: fs.FileSystem, inner: str, prefix: str, input_format: str
+) -> Iterator[InputFile | Skipped]:
+    """Every file of a folder and its subfolders in the format wanted: any file for ``html``."""
     selector = fs.FileSelector(inner, recursive=True)
     for info in sorted(filesystem.get_file_info(selector), key=lambda i: i.path):
         hidden = any(part.startswith((".", "_")) for part in PurePosixPath(info.path).relative_to(inner).parts)
-        fmt = _detect_format(info.base_name)
-        if info.type == fs.FileType.File and not hidden and fmt and input_format in ("auto", fmt):
+        if info.type != fs.FileType.File or hidden:
+            continue
+        fmt = "html" if input_format == "html" else _detect_format(info.base_name)
+        if fmt and input_format in ("auto", fmt):
             yield InputFile(prefix + info.path, fmt, info.size or 0)
+        else:
+            yield Skipped(prefix + info.path)
 
 
 def _glob(pattern: str) -> Iterator[str]:
@@ -363,7 +451,9 @@ def _glob(pattern: str) -> Iterator[str]:
 
 
 def _matches(name: str, pattern: str) -> bool:
-    """As the shell does it: a wildcard does not match a leading dot."""
+    """As the shell does it: a wildcard does not match a leading dot; a name matches itself."""
+    if name == pattern:  # a folder named like a pattern (pages[1]) on the way to the wildcard
+        return True
     return fnmatch.fnmatchcase(name, pattern) and (not name.startswith(".") or pattern.startswith("."))
 
 
@@ -385,15 +475,6 @@ def _detect_format(name: str) -> str | None:
         if lowered.endswith(extensions):
             return fmt
     return None
-
-
-def _format_of(path: str, input_format: str) -> str:
-    if input_format != "auto":
-        return input_format
-    fmt = _detect_format(path)
-    if fmt is None:
-        raise InputError(f"{path}: cannot tell the format from the name; pass --input-format")
-    return fmt
 
 
 def _absolute(path: str) -> str:
@@ -467,6 +548,7 @@ def _from_warc(path: str, page: WarcPage) -> InputRecord:
 
 
 def _html_records(file: InputFile, max_bytes: int) -> Iterator[InputRecord | WarcEnd]:
+    """One page per file, gzipped or not whatever its name; its URL is its canonical link or its own URI."""
     path = file.path
     try:
         with open_input(path) as stream:
@@ -474,14 +556,41 @@ def _html_records(file: InputFile, max_bytes: int) -> Iterator[InputRecord | War
     except OSError as exc:
         yield WarcEnd(path, {}, offset=0, error=f"cannot read: {exc}")
         return
+    uri = file_uri(path)
     if len(raw) > max_bytes:
         error = f"file over limits.max_bytes = {max_bytes}"
-        yield InputRecord(path, "html", 0, None, b"", file.size, status=Status.TOO_LARGE, error=error)
+        yield InputRecord(path, "html", 0, uri, b"", file.size, status=Status.TOO_LARGE, error=error)
     else:
-        coding = "gzip" if path.endswith(".gz") else None
+        coding = "gzip" if raw[:2] == GZIP_MAGIC else None
         payload = decode_payload(raw, transfer_encoding=None, content_encoding=coding, max_bytes=max_bytes)
-        yield InputRecord(path, "html", 0, None, payload.body, len(raw), status=payload.status, error=payload.error)
+        url = canonical_link(payload.body) or uri
+        yield InputRecord(path, "html", 0, url, payload.body, len(raw), status=payload.status, error=payload.error)
     yield WarcEnd(path, {"html": 1})
+
+
+def file_uri(path: str) -> str:
+    """A local path as a ``file://`` URI (``?`` and spaces quoted); a remote one as it is."""
+    return path if "://" in path else Path(path).as_uri()
+
+
+def canonical_link(html: bytes) -> str | None:
+    """The absolute http(s) URL of the page's ``<link rel="canonical">``, if its head has one.
+
+    Read from the bytes, before the page is decoded and parsed: the link is ASCII in
+    every encoding a page declares in its head. A relative link is not taken: its
+    base would be the file, not the site.
+    """
+    for tag in _LINK_TAG.finditer(html, 0, CANONICAL_SCAN_BYTES):
+        attributes = {name.lower(): value.strip(b"\"'") for name, value in _ATTRIBUTE.findall(tag.group())}
+        if b"canonical" not in attributes.get(b"rel", b"").lower().split():
+            continue
+        try:
+            href = unescape(attributes.get(b"href", b"").decode("utf-8")).strip()
+        except UnicodeDecodeError:
+            return None
+        parts = urlparse(href)
+        return href if parts.scheme in ("http", "https") and parts.netloc else None
+    return None
 
 
 def _jsonl_records(file: InputFile, max_bytes: int) -> Iterator[InputRecord | WarcEnd]:
@@ -507,9 +616,12 @@ def _jsonl_record(path: str, number: int, line: bytes, max_bytes: int) -> InputR
         row = json.loads(line)
     except ValueError as exc:  # not JSON, or not UTF-8
         return InputRecord(path, "jsonl", number, None, "", len(line), status=Status.DECODE_ERROR, error=f"not JSON: {exc}")
-    if not isinstance(row, dict) or not isinstance(row.get("html"), str):
-        return InputRecord(path, "jsonl", number, None, "", len(line), status=Status.DECODE_ERROR, error="no html field")
-    return _text_record(path, "jsonl", number, row.get("url"), row["html"], max_bytes)
+    if not isinstance(row, dict):
+        return InputRecord(path, "jsonl", number, None, "", len(line), status=Status.DECODE_ERROR, error="not a JSON object")
+    url = _url(row.get("url"))
+    if not isinstance(row.get("html"), str):
+        return InputRecord(path, "jsonl", number, url, "", len(line), status=Status.DECODE_ERROR, error="no html field")
+    return _text_record(path, "jsonl", number, url, row["html"], max_bytes)
 
 
 def _parquet_records(file: InputFile, max_bytes: int) -> Iterator[InputRecord | WarcEnd]:
@@ -523,10 +635,14 @@ def _parquet_records(file: InputFile, max_bytes: int) -> Iterator[InputRecord | 
             if "html" not in columns:
                 yield WarcEnd(path, {}, offset=0, error="no html column")
                 return
+            html_type = table.schema_arrow.field("html").type
+            if not any(is_type(html_type) for is_type in HTML_COLUMN_TYPES):
+                yield WarcEnd(path, {}, offset=0, error=f"the html column holds {html_type}, not text or bytes")
+                return
             for batch in table.iter_batches(batch_size=64, columns=columns):
                 urls = batch.column("url").to_pylist() if "url" in columns else [None] * batch.num_rows
                 for url, html in zip(urls, batch.column("html").to_pylist()):
-                    yield _text_record(path, "parquet", number, url, html or "", max_bytes)
+                    yield _text_record(path, "parquet", number, _url(url), html or "", max_bytes)
                     number += 1
     except (OSError, pa.ArrowException) as exc:
         yield WarcEnd(path, {"parquet": number}, offset=number, error=f"{type(exc).__name__}: {exc}")
@@ -534,11 +650,16 @@ def _parquet_records(file: InputFile, max_bytes: int) -> Iterator[InputRecord | 
     yield WarcEnd(path, {"parquet": number})
 
 
-def _text_record(path: str, kind: str, offset: int, url: Any, html: bytes | str, max_bytes: int) -> InputRecord:
-    url = str(url) if url is not None else None
-    if len(html) > max_bytes:
-        return InputRecord(path, kind, offset, url, "", len(html), status=Status.TOO_LARGE, error=f"page over limits.max_bytes = {max_bytes}")
-    return InputRecord(path, kind, offset, url, html, len(html))
+def _url(value: Any) -> str | None:
+    return str(value) if value is not None else None
+
+
+def _text_record(path: str, kind: str, offset: int, url: str | None, html: bytes | str, max_bytes: int) -> InputRecord:
+    """A page given as text or bytes; ``length`` and the cap count its UTF-8 bytes, as for a WARC."""
+    size = len(html) if isinstance(html, bytes) else len(html.encode("utf-8", "surrogatepass"))
+    if size > max_bytes:
+        return InputRecord(path, kind, offset, url, "", size, status=Status.TOO_LARGE, error=f"page over limits.max_bytes = {max_bytes}")
+    return InputRecord(path, kind, offset, url, html, size)
 
 
 # ---------------------------------------------------------------- extracting rows
@@ -630,75 +751,50 @@ class _Batch:
         return batch
 
 
-class _CounterParam(AccumulatorParam):
-    """Sums Counters from the tasks."""
+@dataclass(frozen=True)
+class PartitionCounts:
+    """What one task tells the driver of its partition: records read by type, rows
+    written by status, and where each broken file stopped."""
 
-    def zero(self, value: Counter[str]) -> Counter[str]:
-        return Counter()
+    records: Counter[str] = field(default_factory=Counter)
+    statuses: Counter[str] = field(default_factory=Counter)
+    stops: list[tuple[str, int, str]] = field(default_factory=list)
 
-    def addInPlace(self, value1: Counter[str], value2: Counter[str]) -> Counter[str]:
+
+class _ByPartition(AccumulatorParam):
+    """PartitionCounts keyed by partition. A partition reported twice (a task retried,
+    a stage run again after a lost executor) replaces its report instead of adding to
+    it: its files, and so its counts, are the same on every attempt."""
+
+    def zero(self, value: dict[int, PartitionCounts]) -> dict[int, PartitionCounts]:
+        return {}
+
+    def addInPlace(
+        self, value1: dict[int, PartitionCounts], value2: dict[int, PartitionCounts]
+    ) -> dict[int, PartitionCounts]:
         value1.update(value2)
         return value1
 
 
-class _ListParam(AccumulatorParam):
-    """Joins lists from the tasks."""
-
-    def zero(self, value: list[Any]) -> list[Any]:
-        return []
-
-    def addInPlace(self, value1: list[Any], value2: list[Any]) -> list[Any]:
-        value1.extend(value2)
-        return value1
-
-
-@dataclass(frozen=True)
-class _Counters:
-    """What the tasks tell the driver, added once per file: records read by type, rows
-    written by status, and where each broken file stopped.
-
-    The tasks extract and write the rows in one stage, the write's result stage: Spark
-    adds the accumulators of a partition's first successful attempt only, so a retried
-    task is counted once and a failed one not at all, and the counts are those of the
-    rows written. The summary is made from them, without reading the rows back.
-    """
-
-    records: Accumulator
-    statuses: Accumulator
-    stops: Accumulator
-
-    @classmethod
-    def create(cls, sc: Any) -> "_Counters":
-        counter = _CounterParam()
-        return cls(
-            records=sc.accumulator(Counter(), counter),
-            statuses=sc.accumulator(Counter(), counter),
-            stops=sc.accumulator([], _ListParam()),
-        )
-
-
 def map_files(
-    batches: Iterable[pa.RecordBatch], *, plan: Broadcast, shared: Broadcast, extract_fn: ExtractFn, counters: _Counters
+    batches: Iterable[pa.RecordBatch], *, plan: Broadcast, shared: Broadcast, extract_fn: ExtractFn, counts: Accumulator
 ) -> Iterator[pa.RecordBatch]:
     """The ``mapInArrow`` function: batches of partition indexes in, batches of rows out."""
     loaded: Shared = shared.value
     partitions: list[list[InputFile]] = plan.value
     batch = _Batch()
     for indexes in batches:
-        for file in (f for i in indexes.column("id").to_pylist() for f in partitions[i]):
-            records: Counter[str] = Counter()
-            statuses: Counter[str] = Counter()
-            stops: list[tuple[str, int, str]] = []
-            for row in extract_rows(file, loaded, extract_fn, records):
-                statuses[row["status"]] += 1
-                if row["status"] == TRUNCATED:
-                    stops.append((row["source_file"], row["offset"], row["error"]))
-                batch.add(row)
-                if batch.full:
-                    yield batch.flush()
-            counters.records.add(records)
-            counters.statuses.add(statuses)
-            counters.stops.add(stops)
+        for index in indexes.column("id").to_pylist():
+            counted = PartitionCounts()
+            for file in partitions[index]:
+                for row in extract_rows(file, loaded, extract_fn, counted.records):
+                    counted.statuses[row["status"]] += 1
+                    if row["status"] == TRUNCATED:
+                        counted.stops.append((row["source_file"], row["offset"], row["error"]))
+                    batch.add(row)
+                    if batch.full:
+                        yield batch.flush()
+            counts.add({index: counted})
     if batch.rows:
         yield batch.flush()
 
@@ -714,7 +810,8 @@ def run_extract(
     ``model`` defaults to the one at ``job.model_path`` (or the packaged one).
     """
     started = time.perf_counter()
-    files = list_inputs(job.inputs, job.input_format)
+    listing = find_inputs(job.inputs, job.input_format)
+    files = listing.files
     if model is None:
         model = load_model(job.model_path, method=job.config.method)
         # A model of the other method would fail every page: stop here instead.
@@ -725,13 +822,13 @@ def run_extract(
     shared = sc.broadcast(Shared(job.config, model, model_version))
     partitions = pack_partitions(files, sc.defaultParallelism)
     plan = sc.broadcast(partitions)
-    counters = _Counters.create(sc)
+    counts = sc.accumulator({}, _ByPartition())
     log.info("extract: %d %s files in %d partitions -> %s", len(files), job.input_format, len(partitions), job.output)
     # The marker says that the partition's rows passed: none while they are replaced.
     remove_success_marker(job.output, job.run_date)
-    with _Progress(sc, counters.statuses, started):
-        _write(_pages(spark, plan, len(partitions), shared, extract_fn, counters), job)
-    summary = _summarise(job, files, counters, model_version, time.perf_counter() - started)
+    with _Progress(sc, counts, started):
+        _write(_pages(spark, plan, len(partitions), shared, extract_fn, counts), job)
+    summary = _summarise(job, listing, counts.value, model_version, time.perf_counter() - started)
     write_summary(job.output, summary)
     if summary.passed:
         write_success_marker(job.output, job.run_date)
@@ -741,7 +838,7 @@ def run_extract(
 
 
 def _pages(
-    spark: SparkSession, plan: Broadcast, partitions: int, shared: Broadcast, extract_fn: ExtractFn, counters: _Counters
+    spark: SparkSession, plan: Broadcast, partitions: int, shared: Broadcast, extract_fn: ExtractFn, counts: Accumulator
 ) -> DataFrame:
     """The rows of every page: partition i holds one row, i, and extracts the files ``plan.value[i]``.
 
@@ -750,7 +847,7 @@ def _pages(
     of their own); the file lists reach each worker once, in the broadcast.
     """
     indexes = spark.range(0, partitions, 1, numPartitions=partitions)
-    work = partial(map_files, plan=plan, shared=shared, extract_fn=extract_fn, counters=counters)
+    work = partial(map_files, plan=plan, shared=shared, extract_fn=extract_fn, counts=counts)
     return indexes.mapInArrow(work, from_arrow_schema(OUTPUT_SCHEMA))
 
 
@@ -767,19 +864,24 @@ def _write(pages: DataFrame, job: ExtractJob) -> None:
 
 
 def _summarise(
-    job: ExtractJob, files: list[InputFile], counters: _Counters, model_version: str, wall: float
+    job: ExtractJob, listing: InputListing, counts: Mapping[int, PartitionCounts], model_version: str, wall: float
 ) -> RunSummary:
-    """The run's summary from what the tasks counted: no second pass over the rows written."""
-    by_status = dict(counters.statuses.value)
-    stops = sorted(counters.stops.value)[:MAX_ERRORS_LISTED]
+    """The run's summary from what the tasks counted, each partition once: no second pass over the rows."""
+    records: Counter[str] = Counter()
+    by_status: Counter[str] = Counter()
+    for counted in counts.values():
+        records.update(counted.records)
+        by_status.update(counted.statuses)
+    stops = sorted(stop for counted in counts.values() for stop in counted.stops)[:MAX_ERRORS_LISTED]
     verdict = job.policy.judge(by_status)
     pages = verdict.pages
     return RunSummary(
         run_date=job.run_date,
         output=job.output,
         input_format=job.input_format,
-        files=len(files),
-        records_by_type=dict(sorted(counters.records.value.items())),
+        files=len(listing.files),
+        files_skipped=len(listing.skipped),
+        records_by_type=dict(sorted(records.items())),
         pages_by_status=dict(sorted(by_status.items())),
         files_with_errors=[{"source_file": path, "offset": offset, "error": error} for path, offset, error in stops],
         pages=pages,
@@ -839,9 +941,9 @@ class _Progress:
     Tasks report their accumulators when they finish, so the count moves task by task.
     """
 
-    def __init__(self, sc: Any, statuses: Accumulator, started: float) -> None:
+    def __init__(self, sc: Any, counts: Accumulator, started: float) -> None:
         self._sc = sc
-        self._statuses = statuses  # rows written by status
+        self._counts = counts  # PartitionCounts by partition
         self._started = started
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="webclean-progress", daemon=True)
@@ -860,7 +962,7 @@ class _Progress:
             stages = [tracker.getStageInfo(s) for s in tracker.getActiveStageIds()]
             done = sum(s.numCompletedTasks for s in stages if s)
             total = sum(s.numTasks for s in stages if s)
-            rows = sum(self._statuses.value.values())
+            rows = sum(sum(counted.statuses.values()) for counted in list(self._counts.value.values()))
             elapsed = time.perf_counter() - self._started
             log.info("progress: %d/%d tasks done, %d pages out, %.1f pages/s", done, total, rows, rows / elapsed)
 

@@ -255,13 +255,20 @@ def train(pages: Iterable[Page], config: Config, *, sources: Sequence[str] = ())
     """Train a model on pages with a gold text; deterministic for a fixed random_state."""
     if config.method == "mlp":
         return train_mlp(pages, config, sources=sources)
+    return train_labelled((label_page(page, config) for page in pages), config, sources=sources)
+
+
+def train_labelled(
+    pages: Iterable[LabelledPage], config: Config, *, sources: Sequence[str] = ()
+) -> tuple[Model, TrainReport]:
+    """:func:`train` on pages already labelled by :func:`label_page` with the same
+    ``config``: held-out evaluation labels each page once and trains many models."""
     report = TrainReport()
     labelled: list[LabelledUnit] = []
     pages_of: list[int] = []
     sets: list[str] = []
-    for number, page in enumerate(pages):
+    for number, result in enumerate(pages):
         report.pages += 1
-        result = label_page(page, config)
         report.pages_with_block += result.block_found
         labelled.extend(result.units)
         pages_of.extend([number] * len(result.units))

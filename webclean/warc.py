@@ -1,9 +1,16 @@
-"""Stream the pages of a WARC file as values, and say where a broken file stopped.
+"""Stream the pages of a WARC or ARC file as values, and say where a broken file stopped.
 
 ``iter_warc`` yields one :class:`WarcPage` per ``response`` or ``resource`` record
-and, last, one :class:`WarcEnd` with the records counted by WARC-Type and, for a file
+and, last, one :class:`WarcEnd` with the records counted by type and, for a file
 that could not be read to its end (cut short, a corrupt gzip member), the byte offset
-and the reason. It never raises for a bad file: the error is the last value.
+and the reason. It never raises for a bad file: the error is the last value. A record
+cut short by the end of the file still gives its page, with the payload that arrived.
+
+A gzip file is read member by member, so that offsets are those of the stored file.
+When its members do not hold whole records (the whole file compressed as one member,
+or members cut inside records), warcio stops after the first member; the file is then
+read again as one stream of decompressed bytes, as ``zcat`` gives them, from the first
+record not yet read, and the offsets of the records after it are in the decompressed bytes.
 
 The HTTP payload is decoded here (chunked transfer coding, gzip and deflate content
 coding) under a byte cap, so that the extractor sees the bytes a browser would see
@@ -22,8 +29,8 @@ import zlib
 from collections import Counter
 from contextlib import nullcontext
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import BinaryIO, ContextManager, Iterator, Mapping, NamedTuple, TypeAlias
+from datetime import datetime, timezone
+from typing import Any, BinaryIO, ContextManager, Generator, Iterator, Mapping, NamedTuple, TypeAlias
 from urllib.parse import unquote, urlparse
 
 from warcio.archiveiterator import ArchiveIterator
@@ -37,6 +44,9 @@ from webclean.result import Status
 PAGE_TYPES = ("response", "resource")
 DEFAULT_MAX_BYTES = LimitsConfig().max_bytes
 READ_BLOCK = 1 << 20
+GZIP_WBITS = 16 + zlib.MAX_WBITS
+# How warcio says that a gzip member holds more than one record.
+_NON_CHUNKED = "non-chunked gzip"
 
 # What a damaged file raises while warcio reads it: bad gzip data, a cut header,
 # a Content-Length that is not a number, an I/O error of the file system.
@@ -56,7 +66,9 @@ class WarcPage:
 
     ``status`` is None when ``body`` holds the payload; otherwise it is
     ``too_large`` or ``decode_error`` with the reason in ``error``, and ``body`` is empty.
-    ``length`` counts the payload bytes as stored, before any decoding.
+    ``length`` counts the payload bytes as stored, before any decoding. ``offset`` is
+    the record's byte offset in the file as stored, or in the decompressed bytes for a
+    record after the first of a gzip file whose members do not hold whole records.
     """
 
     url: str | None
@@ -103,19 +115,108 @@ class Payload(NamedTuple):
 
 
 def iter_warc(source: str | BinaryIO, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Iterator[WarcItem]:
-    """Yield the pages of a WARC (``.warc`` or ``.warc.gz``), then one :class:`WarcEnd`.
+    """Yield the pages of a WARC or ARC (plain or gzip), then one :class:`WarcEnd`.
 
     ``source`` is a local path, a ``file://`` URI, any URI that ``pyarrow.fs`` opens
-    (``s3://``, ``s3a://``, ``hdfs://``), or an open binary stream.
+    (``s3://``, ``s3a://``, ``hdfs://``), or an open binary stream (read again from its
+    start, if it can seek, when its gzip members do not hold whole records).
     """
     name = source if isinstance(source, str) else str(getattr(source, "name", "<stream>"))
+    counts: Counter[str] = Counter()
     try:
         opened = open_input(source) if isinstance(source, str) else nullcontext(source)
     except OSError as exc:
         yield WarcEnd(name, {}, offset=0, error=f"cannot open: {exc}")
         return
+    try:
+        with opened as stream:
+            end = yield from _iter_records(ArchiveIterator(stream), name, max_bytes, counts)
+    except _SplitMembers as split:
+        end = yield from _iter_inflated(source, name, max_bytes, counts, split)
+    yield end
+
+
+class _SplitMembers(Exception):
+    """The gzip members of a file do not hold whole records; reading them one by one stopped here."""
+
+    def __init__(self, offset: int, error: str) -> None:
+        super().__init__(error)
+        self.offset = offset
+        self.error = error
+
+
+def _iter_inflated(
+    source: str | BinaryIO, name: str, max_bytes: int, counts: Counter[str], split: _SplitMembers
+) -> Generator[WarcPage, None, WarcEnd]:
+    """The records after the ``counts`` already read, from the file read again as one gzip stream."""
+    stopped = WarcEnd(name, dict(counts), offset=split.offset, error=split.error)
+    if isinstance(source, str):
+        try:
+            opened: ContextManager[BinaryIO] = open_input(source)
+        except OSError:
+            return stopped
+    elif source.seekable():
+        source.seek(0)
+        opened = nullcontext(source)
+    else:
+        return stopped
     with opened as stream:
-        yield from _iter_records(stream, name, max_bytes)
+        inflated = _Inflated(stream)
+        records = ArchiveIterator(inflated)
+        try:
+            end = yield from _iter_records(records, name, max_bytes, counts, skip=sum(counts.values()))
+        except _SplitMembers:  # gzip inside gzip: not a WARC this reader knows
+            return stopped
+    if end.complete and inflated.cut:
+        offset = records.offset
+        return WarcEnd(name, dict(counts), offset=offset, error=f"truncated: the gzip data ends inside a member, at byte {offset}")
+    return end
+
+
+class _Inflated:
+    """The bytes of a gzip stream decompressed across member boundaries, as ``zcat`` gives them.
+
+    A stream cut inside a member ends with what was decompressed, and sets ``cut``;
+    bytes that are not gzip data raise zlib.error.
+    """
+
+    def __init__(self, raw: BinaryIO) -> None:
+        self._raw = raw
+        self._inflater = zlib.decompressobj(GZIP_WBITS)
+        self._piece = b""  # the last decompressed bytes, read up to _position
+        self._position = 0
+        self.cut = False
+
+    def read(self, size: int = -1) -> bytes:
+        parts = []
+        while size != 0:
+            if self._position == len(self._piece):
+                self._piece, self._position = self._inflate(), 0
+                if not self._piece:
+                    break
+            end = len(self._piece) if size < 0 else self._position + size
+            part = self._piece[self._position : end]
+            self._position += len(part)
+            size = size if size < 0 else size - len(part)
+            parts.append(part)
+        return b"".join(parts)
+
+    def _inflate(self) -> bytes:
+        """The next decompressed bytes; empty at the end of the stream."""
+        while True:
+            data = self._inflater.unconsumed_tail
+            if not data and self._inflater.eof:  # the next member starts in the last one's unused data
+                data = self._inflater.unused_data or self._raw.read(READ_BLOCK)
+                if data:
+                    self._inflater = zlib.decompressobj(GZIP_WBITS)
+            elif not data:
+                data = self._raw.read(READ_BLOCK)
+                self.cut = not data
+            if not data:
+                return b""
+            out = self._inflater.decompress(data, READ_BLOCK)
+            if out:
+                return out
 
 
 def open_input(path: str) -> ContextManager[BinaryIO]:
@@ -142,32 +243,77 @@ def to_pyarrow_uri(path: str) -> str:
     return path
 
 
-def _iter_records(stream: BinaryIO, name: str, max_bytes: int) -> Iterator[WarcItem]:
-    counts: Counter[str] = Counter()
-    records = ArchiveIterator(stream)
+def _iter_records(
+    records: ArchiveIterator, name: str, max_bytes: int, counts: Counter[str], skip: int = 0
+) -> Generator[WarcPage, None, WarcEnd]:
+    """Yield the pages of ``records`` after the first ``skip`` records, counted in ``counts``; return the end.
+
+    Raises _SplitMembers where a gzip member turns out not to hold whole records.
+    """
+    member: Any = None  # the gzip decompressor of the last record read whole; None for a plain file
+    last = 0  # and that record's offset
     while True:
         try:
             record = next(records, None)
             if record is None:
                 break
             offset = records.offset  # get_record_offset() would read the record to its end
-            if not record.rec_type:
-                # A header cut short parses as a record of no type: the file ends here.
-                yield WarcEnd(name, dict(counts), offset=offset, error=f"truncated: record header at byte {offset} is incomplete")
-                return
-            page = _page(record, offset, max_bytes) if record.rec_type in PAGE_TYPES else None
+            if not _header_whole(record):
+                return WarcEnd(name, dict(counts), offset=offset, error=f"truncated: record header at byte {offset} is incomplete")
+            wanted = skip == 0 and record.rec_type in PAGE_TYPES
+            page = _page(record, offset, max_bytes) if wanted else None
             whole = _drain(record)
         except READ_ERRORS as exc:
-            yield WarcEnd(name, dict(counts), offset=records.offset, error=f"{type(exc).__name__}: {_first_line(exc)}")
-            return
-        if not whole:
-            error = f"truncated: record at byte {offset} ends before its Content-Length"
-            yield WarcEnd(name, dict(counts), offset=offset, error=error)
-            return
+            error = f"{type(exc).__name__}: {_first_line(exc)}"
+            if _NON_CHUNKED in str(exc):
+                raise _SplitMembers(last, error) from exc
+            return WarcEnd(name, dict(counts), offset=records.offset, error=error)
+        cut = None if whole else f"truncated: record at byte {offset} ends before its Content-Length"
+        if cut and _member_ended_first(records):
+            raise _SplitMembers(offset, cut)
+        member, last = records.reader.decompressor, offset
+        if skip:
+            skip -= 1
+            continue
         counts[record.rec_type] += 1
         if page is not None:
             yield page
-    yield WarcEnd(name, dict(counts))
+        if cut:
+            return WarcEnd(name, dict(counts), offset=offset, error=cut)
+    return _quiet_end(records, name, counts, member, last)
+
+
+def _quiet_end(records: ArchiveIterator, name: str, counts: Counter[str], member: Any, last: int) -> WarcEnd:
+    """The end of a file warcio read without an error; it says nothing of two ways a file is cut.
+
+    A header cut short after its WARC-Type leaves bytes unparsed; a gzip member cut right
+    after a record leaves its decompressor short of the member's end.
+    """
+    member_cut = member is not None and not member.eof
+    if records.fh.tell() > records.offset:
+        error = f"truncated: record header at byte {records.offset} is incomplete"
+        if member_cut:  # the header is in the member of the record before it
+            raise _SplitMembers(last, error)
+        return WarcEnd(name, dict(counts), offset=records.offset, error=error)
+    if member_cut:
+        return WarcEnd(name, dict(counts), offset=last, error=f"truncated: the gzip member at byte {last} is cut short")
+    return WarcEnd(name, dict(counts))
+
+
+def _header_whole(record: ArcWarcRecord) -> bool:
+    """False for a header cut short: warcio parses it as a record of no type, or of no Content-Length.
+
+    A length that is not a number is read as 0, as warcio reads it (ARC files have them).
+    """
+    if record.format == "arc":
+        return bool(record.rec_type)
+    return bool(record.rec_type) and bool((record.rec_headers.get_header("Content-Length") or "").strip())
+
+
+def _member_ended_first(records: ArchiveIterator) -> bool:
+    """True when the gzip member that held a record's start ended before the record, and more follow."""
+    inflater = records.reader.decompressor
+    return inflater is not None and inflater.eof and bool(inflater.unused_data)
 
 
 def _page(record: ArcWarcRecord, offset: int, max_bytes: int) -> WarcPage:
@@ -175,10 +321,16 @@ def _page(record: ArcWarcRecord, offset: int, max_bytes: int) -> WarcPage:
     http = record.http_headers
     content_type = (http or headers).get_header("Content-Type")
     payload = _read_payload(record, http, max_bytes)
+    if record.format == "arc":  # ARC headers: uri, ip-address, archive-date, content-type, length
+        # warcio keeps an ARC URL's spaces but encodes those of a WARC-Target-URI: encode both.
+        url = (headers.get_header("uri") or "").replace(" ", "%20") or None
+        date = parse_arc_date(headers.get_header("archive-date"))
+    else:
+        url, date = headers.get_header("WARC-Target-URI"), parse_warc_date(headers.get_header("WARC-Date"))
     return WarcPage(
-        url=headers.get_header("WARC-Target-URI"),
+        url=url,
         warc_record_id=headers.get_header("WARC-Record-ID"),
-        warc_date=parse_warc_date(headers.get_header("WARC-Date")),
+        warc_date=date,
         record_type=record.rec_type,
         offset=offset,
         content_type=_mime_type(content_type),
@@ -297,6 +449,14 @@ def parse_warc_date(value: str | None) -> datetime | None:
         return None
     try:
         return datetime.fromisoformat(value.strip())
+    except ValueError:
+        return None
+
+
+def parse_arc_date(value: str | None) -> datetime | None:
+    """An ARC record's archive-date: 14 digits, YYYYMMDDhhmmss in UTC."""
+    try:
+        return datetime.strptime((value or "").strip(), "%Y%m%d%H%M%S").replace(tzinfo=timezone.utc)
     except ValueError:
         return None
 

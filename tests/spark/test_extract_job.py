@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import importlib.util
 import json
@@ -34,6 +35,8 @@ from webclean.spark import (  # noqa: E402
     InputError,
     InputFile,
     RunSummary,
+    canonical_link,
+    find_inputs,
     list_inputs,
     pack_partitions,
     partition_path,
@@ -48,6 +51,7 @@ pytestmark = pytest.mark.spark
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "samples" / "sample.warc.gz"
+WARCIO = REPO / "tests" / "fixtures" / "warcio"
 SAMPLE_COUNTS = {"warcinfo": 1, "request": 5, "metadata": 1, "response": 49, "revisit": 1}
 REQUIRED_COLUMNS = {
     "url", "warc_record_id", "warc_date", "source_file", "title", "text", "lang",
@@ -72,10 +76,8 @@ def fake_extract(html, url=None, *, config=None, model=None, http_charset=None) 
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
 
-def run(
-    spark, inputs, output: Path, run_date: str = RUN_DATE, policy: FailurePolicy = FailurePolicy()
-) -> tuple[RunSummary, list[dict]]:
-    job = ExtractJob(inputs=tuple(map(str, inputs)), output=str(output), run_date=run_date, policy=policy)
+def run(spark, inputs, output: Path, run_date: str = RUN_DATE, **options) -> tuple[RunSummary, list[dict]]:
+    job = ExtractJob(inputs=tuple(map(str, inputs)), output=str(output), run_date=run_date, **options)
     summary = run_extract(spark, job, model=FAKE_MODEL, extract_fn=fake_extract)
     return summary, read_partition(output, run_date)
 
@@ -231,6 +233,82 @@ def test_the_policy_judges_the_run_and_only_a_run_that_passes_gets_its_marker(sp
     assert spark.read.parquet(str(out)).count() == 12
 
 
+def test_a_partition_extracted_twice_is_counted_once(spark, tmp_path, monkeypatch):
+    from webclean import spark as spark_module
+
+    write = spark_module._write
+
+    def write_after_a_first_pass(pages, job):
+        pages.count()  # every task runs once more, as when a stage runs again after a lost executor
+        write(pages, job)
+
+    monkeypatch.setattr(spark_module, "_write", write_after_a_first_pass)
+    summary, rows = run(spark, [SAMPLE, cut_in_half(tmp_path / "half.warc.gz")], tmp_path / "out")
+    pages, end = warc_items(tmp_path / "half.warc.gz")
+    records = Counter(SAMPLE_COUNTS) + Counter(end.counts)
+    assert summary.records_by_type == dict(sorted(records.items()))
+    assert summary.pages_by_status == dict(sorted(Counter(r["status"] for r in rows).items()))
+    assert len(summary.files_with_errors) == 1 and summary.pages == 49 + len(pages)
+
+
+def test_every_record_of_warcios_test_files_gives_a_row(spark, tmp_path):
+    summary, rows = run(spark, [WARCIO], tmp_path / "out")
+    expected: Counter[tuple[str, int | None]] = Counter()
+    records: Counter[str] = Counter()
+    files = sorted(p for p in WARCIO.iterdir() if p.name.endswith((".warc", ".warc.gz", ".arc", ".arc.gz")))
+    for path in files:
+        pages, end = warc_items(path)
+        expected.update((str(path), p.offset) for p in pages)
+        expected.update([(str(path), end.offset)] if not end.complete else [])
+        records.update(end.counts)
+    assert Counter((r["source_file"], r["offset"]) for r in rows) == expected
+    assert summary.records_by_type == dict(sorted(records.items()))
+    assert summary.files == len(files) == 15
+    # Not WARC or ARC by its name: example-bad.warc.gz.bad, and the licence, notice and README.
+    assert summary.files_skipped == 4
+    urls = {r["url"] for r in rows if r["source_file"].endswith(".arc")}
+    assert "http://example.com/index.cfm?FuseAction=Email&EmailTitle=Examples%20From%20The%20Live%20Web&IsPopUp=False" in urls
+
+
+@pytest.fixture
+def wget_site(tmp_path: Path) -> Path:
+    """Pages as wget saves a site: query strings, other extensions, no extension."""
+    site = tmp_path / "example.test"
+    site.mkdir()
+    canonical = '<link href="https://example.test/article?id=3&amp;p=1" rel="canonical">'
+    (site / "index.php?id=3").write_text(f"<html><head>{canonical}</head><p>Article three</p></html>", encoding="utf-8")
+    (site / "news.shtml").write_bytes(gzip.compress(b"<p>News, gzipped</p>"))
+    (site / "about").write_text("<p>About us</p>", encoding="utf-8")
+    (site / "a[1].html").write_text("<link rel=canonical href=/relative><p>Page a</p>", encoding="utf-8")
+    return site
+
+
+def test_input_format_html_takes_every_file_with_its_url(spark, tmp_path, wget_site):
+    summary, rows = run(spark, [wget_site], tmp_path / "out", input_format="html")
+    assert (summary.files, summary.files_skipped) == (4, 0)
+    by_name = {Path(r["source_file"]).name: r for r in rows}
+    assert {name: r["text"] for name, r in by_name.items()} == {
+        "index.php?id=3": "Article three", "news.shtml": "News, gzipped", "about": "About us", "a[1].html": "Page a",
+    }  # fmt: skip
+    assert by_name["index.php?id=3"]["url"] == "https://example.test/article?id=3&p=1"  # its canonical link
+    # No canonical link, or a relative one: the file's own URI.
+    assert by_name["about"]["url"] == (wget_site / "about").as_uri()
+    assert by_name["a[1].html"]["url"] == (wget_site / "a[1].html").as_uri()
+    assert by_name["news.shtml"]["bytes_in"] == (wget_site / "news.shtml").stat().st_size  # as stored, gzipped
+
+
+def test_auto_format_counts_and_logs_the_files_it_skips(spark, tmp_path, wget_site, caplog):
+    with caplog.at_level("WARNING", logger="webclean.spark"):
+        summary, rows = run(spark, [wget_site, f"{wget_site}/*"], tmp_path / "out")
+    assert [Path(r["source_file"]).name for r in rows] == ["a[1].html"]
+    assert summary.files_skipped == 3
+    written = json.loads(Path(summary_path(str(tmp_path / "out"), RUN_DATE)).read_text(encoding="utf-8"))
+    assert written["files_skipped"] == 3
+    assert "files skipped:        3" in summary.to_text()
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    assert all(name in logged for name in ("index.php?id=3", "news.shtml", "about"))
+
+
 def test_each_task_extracts_the_files_packed_for_it(spark, tmp_path, html_inputs):
     out = tmp_path / "out"
     run(spark, html_inputs, out)
@@ -320,6 +398,20 @@ def test_job_script_runs_from_the_repo_root(tmp_path):
     assert summary["pages_by_status"][Status.TOO_LARGE] >= 3
 
 
+def test_the_summary_contract_lists_every_field_of_the_summary():
+    doc = (REPO / "docs" / "output.md").read_text(encoding="utf-8")
+    contract = doc.split("## The run's summary", 1)[1].split("\n## ", 1)[0]
+    listed = re.findall(r"^\| `(\w+)` \|", contract, flags=re.MULTILINE)
+    assert sorted(listed) == sorted(f.name for f in dataclasses.fields(RunSummary))
+
+
+def test_job_help_gives_the_input_schema_of_each_format():
+    result = subprocess.run([sys.executable, "jobs/extract.py", "--help"], cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0
+    for words in (".arc.gz", "WARC-Target-URI", "rel=canonical", "{\"url\": ..., \"html\": \"...\"}", "html column", "files_skipped"):
+        assert words in result.stdout
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
@@ -376,7 +468,11 @@ def test_listing_finds_formats_and_skips_hidden_files(html_inputs):
         ("pages/c.html.gz", "html"),
         ("pages/sub/d.html", "html"),
     ]
-    assert [f.format for f in list_inputs([str(pages)], "html")] == ["html"] * 4
+    assert find_inputs([str(pages)]).skipped == [str(pages / "notes.md")]
+    # --input-format html takes every file but the hidden ones.
+    as_html = find_inputs([str(pages)], "html")
+    assert [Path(f.path).name for f in as_html.files] == ["a.html", "b.htm", "c.html.gz", "notes.md", "d.html"]
+    assert {f.format for f in as_html.files} == {"html"} and as_html.skipped == []
     assert {f.format for f in list_inputs([str(pages.parent)], "jsonl")} == {"jsonl"}
 
 
@@ -387,6 +483,46 @@ def test_globs_listing_files_and_duplicates(tmp_path, html_inputs):
     listing = tmp_path / "warc.paths.gz"
     listing.write_bytes(gzip.compress(f"{SAMPLE}\n\n# note\n{SAMPLE.as_uri()}\n".encode("utf-8")))
     assert list_inputs([str(listing), str(SAMPLE)]) == [InputFile(str(SAMPLE), "warc", SAMPLE.stat().st_size)]
+
+
+# Names as wget saves them: a query string, brackets, a star.
+ODD_NAMES = ("index.php?id=3", "a[1].html", "x*y.html")
+
+
+def test_glob_matches_with_glob_characters_are_not_globbed_again(tmp_path):
+    site = tmp_path / "site[1]"  # a folder named like a pattern on the way, too
+    site.mkdir()
+    for name in ODD_NAMES:
+        (site / name).write_text(f"<p>{name}</p>", encoding="utf-8")
+    (tmp_path / "site1").mkdir()  # what the folder's name matches as a pattern
+    (tmp_path / "site1" / "other.html").write_text("<p>other</p>", encoding="utf-8")
+    found = list_inputs([f"{site}/*"], "html")
+    assert sorted(Path(f.path).relative_to(tmp_path).as_posix() for f in found) == sorted(
+        [f"site[1]/{name}" for name in ODD_NAMES] + ["site1/other.html"]
+    )
+    assert sorted(Path(f.path).name for f in list_inputs([f"{site}/*.html"])) == ["a[1].html", "other.html", "x*y.html"]
+
+
+def test_a_glob_reads_listing_files_only_where_its_pattern_names_them(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "robots.txt").write_text("User-agent: *\nDisallow: /private\n", encoding="utf-8")
+    (site / "index.html").write_text("<p>x</p>", encoding="utf-8")
+    listings = tmp_path / "segments"
+    listings.mkdir()
+    (listings / "a.paths").write_text(f"{site / 'index.html'}\n", encoding="utf-8")
+    as_html = find_inputs([f"{site}/*"], "html")
+    assert sorted(Path(f.path).name for f in as_html.files) == ["index.html", "robots.txt"]
+    assert [Path(f.path).name for f in find_inputs([f"{site}/*"]).files] == ["index.html"]
+    assert [Path(f.path).name for f in find_inputs([f"{listings}/*.paths"]).files] == ["index.html"]
+
+
+@pytest.mark.parametrize("name", ODD_NAMES)
+def test_a_path_with_glob_characters_that_exists_is_taken_as_it_is(tmp_path, name):
+    page = tmp_path / name
+    page.write_text("<p>x</p>", encoding="utf-8")
+    (tmp_path / "a1.html").write_text("<p>what a[1].html matches as a pattern</p>", encoding="utf-8")
+    assert list_inputs([str(page)], "html") == [InputFile(str(page), "html", page.stat().st_size)]
 
 
 @pytest.mark.parametrize("bad", ["missing.warc.gz", "*.nothing", "README"])
@@ -415,6 +551,53 @@ def test_partitions_are_packed_by_size():
     # Enough bytes for more partitions than that: about PARTITION_BYTES each.
     many = [InputFile(f"m{i}.warc.gz", "warc", PARTITION_BYTES // 2) for i in range(40)]
     assert sorted(len(p) for p in pack_partitions(many, 2)) == [2] * 20
+
+
+def test_text_inputs_count_and_cap_utf8_bytes(tmp_path):
+    page = "<p>" + "法" * 400 + "</p>"  # 407 characters, 1,207 bytes
+    small = "<p>Grüße</p>"
+    jsonl = tmp_path / "pages.jsonl"
+    jsonl.write_text("\n".join(json.dumps({"url": f"u{i}", "html": html}) for i, html in enumerate([page, small])), encoding="utf-8")
+    parquet = tmp_path / "pages.parquet"
+    pq.write_table(pa.table({"url": ["u0", "u1"], "html": [page, small]}), parquet)
+    for file in (InputFile(str(jsonl), "jsonl"), InputFile(str(parquet), "parquet")):
+        big, fits, _ = read_input(file, 1000)
+        assert (big.status, big.length, big.html) == (Status.TOO_LARGE, 1207, "")
+        assert (fits.status, fits.length, fits.html) == (None, len(small.encode("utf-8")), small)
+        assert fits.length == 14 != len(small)
+
+
+def test_a_jsonl_row_without_html_keeps_its_url(tmp_path):
+    jsonl = tmp_path / "pages.jsonl"
+    jsonl.write_text('{"url": "http://example.test/a", "text": "no html"}\n{"url": 7, "html": null}\n[1]\n', encoding="utf-8")
+    rows = list(read_input(InputFile(str(jsonl), "jsonl"), 1000))[:-1]
+    assert [(r.url, r.status, r.error) for r in rows] == [
+        ("http://example.test/a", Status.DECODE_ERROR, "no html field"),
+        ("7", Status.DECODE_ERROR, "no html field"),
+        (None, Status.DECODE_ERROR, "not a JSON object"),
+    ]
+
+
+def test_a_parquet_html_column_that_is_not_text_ends_the_file_with_a_reason(tmp_path):
+    path = tmp_path / "numbers.parquet"
+    pq.write_table(pa.table({"html": [1, 2]}), path)
+    (end,) = read_input(InputFile(str(path), "parquet"), 1000)
+    assert not end.complete and "int64" in end.error
+
+
+@pytest.mark.parametrize(
+    ("head", "expected"),
+    [
+        (b'<link rel="canonical" href="https://example.test/a">', "https://example.test/a"),
+        (b"<LINK REL=Canonical HREF=http://example.test/b?x=1&amp;y=2>", "http://example.test/b?x=1&y=2"),
+        (b"<link rel='alternate canonical' href='https://example.test/c' />", "https://example.test/c"),
+        (b'<link rel="stylesheet" href="https://example.test/s.css"><link rel=canonical href="/d">', None),
+        (b'<link rel="alternate" href="https://example.test/e">', None),
+        (b"<p>" + b"x" * (70 << 10) + b'<link rel="canonical" href="https://example.test/late">', None),
+    ],
+)
+def test_canonical_link(head, expected):
+    assert canonical_link(head) == expected
 
 
 def test_parquet_html_may_be_bytes_and_url_may_be_missing(tmp_path):

@@ -1,0 +1,96 @@
+"""Held-out evaluation: leave one set out, folds of whole sites, and what a site is."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from webclean.config import Config
+from webclean.datasets import Page
+from webclean.evaluate import SCORE_ONLY, cross_validate, held_out_models, leave_one_set_out, registered_domain, site_of
+
+from test_training import SMALL, synthetic_pages
+
+
+def _set(name: str, pages: list[Page]) -> list[Page]:
+    return [replace(page, source=name, id=f"{name}/{page.id}") for page in pages]
+
+
+@pytest.fixture(scope="module")
+def sets() -> list[Page]:
+    twin_pages = synthetic_pages(range(300, 302))
+    return [
+        *_set("alpha", synthetic_pages(range(310, 314))),
+        *_set("beta", synthetic_pages(range(320, 324))),
+        *_set("cleaneval_zh", twin_pages),
+        *_set("cwced_cleaneval", twin_pages),
+    ]
+
+
+def _trained_pages(model) -> int:
+    return model.metadata["report"]["pages"]
+
+
+def test_each_set_is_held_out_once_and_never_trains_with_its_twin(sets):
+    config = Config().with_overrides(SMALL)
+    splits = {held[0].source: (held, model) for held, model in held_out_models(sets, config, by="set")}
+    assert sorted(splits) == ["alpha", "beta", "cleaneval_zh", "cwced_cleaneval"]
+    for name, (held, _) in splits.items():
+        assert {page.source for page in held} == {name}
+    assert "cleaneval_zh" in SCORE_ONLY
+    # alpha left out: beta and cwced_cleaneval train; cleaneval_zh never does.
+    assert _trained_pages(splits["alpha"][1]) == 4 + 2
+    # cleaneval_zh left out: not its twin either, so alpha and beta alone.
+    assert _trained_pages(splits["cleaneval_zh"][1]) == 4 + 4
+    assert _trained_pages(splits["cwced_cleaneval"][1]) == 4 + 4
+
+
+def test_leave_one_set_out_scores_every_page_once(sets):
+    evaluation = leave_one_set_out(sets, Config().with_overrides(SMALL))
+    assert sorted(r.score.page_id for r in evaluation.results) == sorted(page.id for page in sets)
+    assert set(evaluation.summary()) == {"alpha", "beta", "cleaneval_zh", "cwced_cleaneval", "all"}
+
+
+def test_site_folds_keep_each_site_on_one_side():
+    pages = synthetic_pages(range(330, 342))
+    sites = ["a.example.com", "b.example.com", "www.other.org", "news.site.co.uk"]
+    pages = [replace(page, url=f"https://{sites[i % 4]}/{i}") for i, page in enumerate(pages)]
+    config = Config().with_overrides(SMALL)
+    seen = []
+    for held, model in held_out_models(pages, config, by="site", folds=3):
+        held_sites = {site_of(page) for page in held}
+        seen.extend(page.id for page in held)
+        assert _trained_pages(model) == sum(site_of(page) not in held_sites for page in pages)
+    assert sorted(seen) == sorted(page.id for page in pages)
+    evaluation = cross_validate(pages, config, 3, by="site")
+    assert len(evaluation.results) == len(pages)
+
+
+def test_a_site_is_a_registered_domain():
+    assert registered_domain("https://news.bbc.co.uk/a/b.html") == "bbc.co.uk"
+    assert registered_domain("www.example.com") == "example.com"
+    assert registered_domain("localhost") is None
+    assert registered_domain(None) is None
+    page = Page(id="1", source="s", url=None, lang="en", html="<html><body><p>x</p></body></html>", text="x")
+    canonical = '<html><head><link rel="Canonical" href="https://blog.example.org/post"></head><body><p>x</p></body></html>'
+    assert site_of(replace(page, html=canonical)) == "example.org"
+    assert site_of(replace(page, url="https://m.example.net/x", html=canonical)) == "example.net"
+    assert site_of(replace(page, site="163")) == "163"  # a set's own site name, not a host
+    # Without any address a page is its own site, the same for the same HTML (twins).
+    assert site_of(page) == site_of(replace(page, source="other")) != site_of(replace(page, html="<p>y</p>"))
+
+
+def test_groups_by_language_and_page_type():
+    pages = synthetic_pages(range(350, 356))
+    pages = [replace(page, page_type="listing" if i % 2 else "article") for i, page in enumerate(pages)]
+    config = Config().with_overrides(SMALL)
+    evaluation = cross_validate(pages, config, 2, by="page")
+    assert set(evaluation.summary("page_type")) == {"article", "listing", "all"}
+    assert evaluation.summary("page_type")["listing"]["pages"] == 3
+    assert "| page type |" in evaluation.table()
+
+
+def test_unknown_grouping_is_refused():
+    with pytest.raises(ValueError, match="site or page"):
+        list(held_out_models([], Config(), by="domain"))
