@@ -83,7 +83,7 @@ def test_extract_json_prints_one_object_a_page(page_file, tmp_path, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2
     first, second = (json.loads(line) for line in lines)
-    assert first["source_file"] == str(page_file) and first["url"] is None
+    assert first["source_file"] == str(page_file) and first["url"] == page_file.as_uri()
     assert first["status"] == "ok"
     assert first["text"] == expected_text()
     assert first["title"] == "Night buses return"
@@ -270,3 +270,31 @@ def test_json_names_what_the_parquet_output_names_and_says_the_same(page_file, c
     model = default_model("svm")
     written = page_row(record, extract(data, printed["url"], model=model), model.version)
     assert {key: written[key] for key in printed} == printed
+
+
+def test_json_names_a_file_and_its_url_as_the_job_does(tmp_path, monkeypatch, capsys):
+    """A relative path, a name with a query string, a canonical link: the job's reader of
+    HTML dumps gives the same source_file and url; standard input has no file URI."""
+    pytest.importorskip("pyspark")
+    from webclean.spark import list_inputs, read_input
+
+    site = tmp_path / "site"
+    site.mkdir()
+    canonical = PAGE.replace("<head>", '<head><link rel="canonical" href="https://news.example/night-buses">')
+    (site / "story.html").write_text(canonical, encoding="utf-8")
+    (site / "index.php?id=3").write_text(PAGE, encoding="utf-8")
+    names = ["site/story.html", "site/index.php?id=3"]
+    assert main(["extract", "--json", *names]) == 0
+    printed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    for name, row in zip(names, printed):
+        (file,) = list_inputs([str(tmp_path / name)], "html")
+        record = next(read_input(file, Config().limits.max_bytes))
+        assert (row["source_file"], row["url"]) == (record.source_file, record.url)
+    assert [row["url"] for row in printed] == ["https://news.example/night-buses", (site / "index.php?id=3").as_uri()]
+    assert printed[1]["source_file"] == str(site / "index.php?id=3")
+
+    for page, url in ((canonical, "https://news.example/night-buses"), (PAGE, None)):
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(page.encode("utf-8"))))
+        assert main(["extract", "--json", "-"]) == 0
+        row = json.loads(capsys.readouterr().out)
+        assert (row["source_file"], row["url"]) == ("-", url)

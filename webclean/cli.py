@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
 from typing import Sequence
 
+from webclean.address import page_address
 from webclean.config import Config, ConfigError, load_config
 from webclean.datasets import DataError
 from webclean.model import Model, ModelError, load_model, save_model
@@ -52,7 +54,9 @@ def _parser() -> argparse.ArgumentParser:
     extract = commands.add_parser("extract", help="print the main text of pages")
     extract.add_argument("pages", nargs="+", metavar="PAGE", help="HTML files; - reads standard input")
     extract.add_argument("--json", action="store_true", help="print the whole result, one JSON object a page")
-    extract.add_argument("--url", help="the page's address, when there is one page")
+    extract.add_argument(
+        "--url", help="the page's address, when there is one page (default: its absolute canonical link, else the file's URI)"
+    )
     extract.add_argument(
         "--explain", action="store_true", help="print each unit's decision value and fate instead (methods svm, paper)"
     )
@@ -131,15 +135,23 @@ def _run_extract(args: argparse.Namespace, config: Config) -> int:
         if args.explain:
             _print_explanation(name, data, config, model, args.json, several=len(args.pages) > 1)
             continue
-        result = extract(data, args.url, config=config, model=model)
+        source = source_file(name)
+        url = args.url or page_address(data, None if name == "-" else source)
+        result = extract(data, url, config=config, model=model)
         if args.json:
-            print(json.dumps(page_row(result, name, args.url, len(data), model), ensure_ascii=False))
+            print(json.dumps(page_row(result, source, url, len(data), model), ensure_ascii=False))
         else:
             if not result.ok:
                 print(f"webclean: {name}: {result.status}: {result.error}", file=sys.stderr)
             if result.text:
                 print(result.text)
     return 1 if failed else 0
+
+
+def source_file(name: str) -> str:
+    """A page argument as the extract job names its input file: the absolute path,
+    symbolic links kept; ``-`` for standard input."""
+    return name if name == "-" else os.path.abspath(name)
 
 
 def page_row(result: Extraction, source_file: str, url: str | None, bytes_in: int, model: Model | None) -> dict[str, object]:
@@ -163,7 +175,7 @@ def _print_explanation(name: str, data: bytes, config: Config, model: Model, as_
     except ValueError as exc:
         raise ConfigError(str(exc)) from exc
     if as_json:
-        print(json.dumps({**explanation.to_dict(), "source_file": name}, ensure_ascii=False))
+        print(json.dumps({**explanation.to_dict(), "source_file": source_file(name)}, ensure_ascii=False))
         return
     if several:
         print(f"== {name}")

@@ -35,7 +35,6 @@ import json
 import logging
 import math
 import os
-import re
 import shutil
 import sys
 import tempfile
@@ -47,10 +46,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
 from functools import partial
-from html import unescape
 from pathlib import Path, PurePosixPath
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
-from urllib.parse import urlparse
 
 import numpy as np
 import pyarrow as pa
@@ -62,6 +59,7 @@ from pyspark.sql import functions as F
 from pyspark.sql.pandas.types import from_arrow_schema
 
 import webclean
+from webclean.address import file_uri, page_address
 from webclean.config import Config
 from webclean.datasets import Page, gold_page
 from webclean.extract import FEATURE_SET, check_model, extract
@@ -102,11 +100,6 @@ LISTING_EXTENSIONS = (".paths", ".paths.gz", ".txt", ".txt.gz")
 GLOB_CHARS = frozenset("*?[")
 GZIP_MAGIC = b"\x1f\x8b"
 HTML_COLUMN_TYPES = (pa.types.is_string, pa.types.is_large_string, pa.types.is_binary, pa.types.is_large_binary)
-
-# An HTML file's canonical link is looked for in its first bytes, where its head is.
-CANONICAL_SCAN_BYTES = 64 << 10
-_LINK_TAG = re.compile(rb"<link\b[^>]*>", re.IGNORECASE)
-_ATTRIBUTE = re.compile(rb"""([^\s=/>]+)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)""")
 
 # Bodies that cannot hold a page whatever their bytes say; the extractor is not asked.
 BINARY_MEDIA = ("image/", "audio/", "video/", "font/")
@@ -556,41 +549,15 @@ def _html_records(file: InputFile, max_bytes: int) -> Iterator[InputRecord | War
     except OSError as exc:
         yield WarcEnd(path, {}, offset=0, error=f"cannot read: {exc}")
         return
-    uri = file_uri(path)
     if len(raw) > max_bytes:
         error = f"file over limits.max_bytes = {max_bytes}"
-        yield InputRecord(path, "html", 0, uri, b"", file.size, status=Status.TOO_LARGE, error=error)
+        yield InputRecord(path, "html", 0, file_uri(path), b"", file.size, status=Status.TOO_LARGE, error=error)
     else:
         coding = "gzip" if raw[:2] == GZIP_MAGIC else None
         payload = decode_payload(raw, transfer_encoding=None, content_encoding=coding, max_bytes=max_bytes)
-        url = canonical_link(payload.body) or uri
+        url = page_address(payload.body, path)
         yield InputRecord(path, "html", 0, url, payload.body, len(raw), status=payload.status, error=payload.error)
     yield WarcEnd(path, {"html": 1})
-
-
-def file_uri(path: str) -> str:
-    """A local path as a ``file://`` URI (``?`` and spaces quoted); a remote one as it is."""
-    return path if "://" in path else Path(path).as_uri()
-
-
-def canonical_link(html: bytes) -> str | None:
-    """The absolute http(s) URL of the page's ``<link rel="canonical">``, if its head has one.
-
-    Read from the bytes, before the page is decoded and parsed: the link is ASCII in
-    every encoding a page declares in its head. A relative link is not taken: its
-    base would be the file, not the site.
-    """
-    for tag in _LINK_TAG.finditer(html, 0, CANONICAL_SCAN_BYTES):
-        attributes = {name.lower(): value.strip(b"\"'") for name, value in _ATTRIBUTE.findall(tag.group())}
-        if b"canonical" not in attributes.get(b"rel", b"").lower().split():
-            continue
-        try:
-            href = unescape(attributes.get(b"href", b"").decode("utf-8")).strip()
-        except UnicodeDecodeError:
-            return None
-        parts = urlparse(href)
-        return href if parts.scheme in ("http", "https") and parts.netloc else None
-    return None
 
 
 def _jsonl_records(file: InputFile, max_bytes: int) -> Iterator[InputRecord | WarcEnd]:

@@ -35,7 +35,6 @@ from webclean.spark import (  # noqa: E402
     InputError,
     InputFile,
     RunSummary,
-    canonical_link,
     find_inputs,
     list_inputs,
     pack_partitions,
@@ -583,21 +582,6 @@ def test_a_parquet_html_column_that_is_not_text_ends_the_file_with_a_reason(tmp_
     pq.write_table(pa.table({"html": [1, 2]}), path)
     (end,) = read_input(InputFile(str(path), "parquet"), 1000)
     assert not end.complete and "int64" in end.error
-
-
-@pytest.mark.parametrize(
-    ("head", "expected"),
-    [
-        (b'<link rel="canonical" href="https://example.test/a">', "https://example.test/a"),
-        (b"<LINK REL=Canonical HREF=http://example.test/b?x=1&amp;y=2>", "http://example.test/b?x=1&y=2"),
-        (b"<link rel='alternate canonical' href='https://example.test/c' />", "https://example.test/c"),
-        (b'<link rel="stylesheet" href="https://example.test/s.css"><link rel=canonical href="/d">', None),
-        (b'<link rel="alternate" href="https://example.test/e">', None),
-        (b"<p>" + b"x" * (70 << 10) + b'<link rel="canonical" href="https://example.test/late">', None),
-    ],
-)
-def test_canonical_link(head, expected):
-    assert canonical_link(head) == expected
 
 
 def test_parquet_html_may_be_bytes_and_url_may_be_missing(tmp_path):
