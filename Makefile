@@ -19,15 +19,14 @@ $(STAMP): pyproject.toml
 check-java:
 	@scripts/check-java
 
-# How every job is submitted on this machine: pip's spark-submit from the venv, with
-# the venv's Python named in PYSPARK_PYTHON (spark-submit runs it to find its Spark, and
-# it runs the driver and the workers; unset, that is whichever python3 comes first on
-# PATH, which has neither pyspark nor webclean's dependencies), and the settings of
-# conf/ (spark-defaults.conf and log4j2.properties).
-SUBMIT = PYSPARK_PYTHON=$(abspath $(BIN)/python) SPARK_CONF_DIR=$(abspath conf) $(BIN)/spark-submit
+# How every job is submitted on this machine: scripts/submit, pip's spark-submit from
+# the venv with the venv's Python and the settings of conf/ (README, "The Spark jobs").
+SUBMIT = WEBCLEAN_VENV=$(abspath $(VENV)) scripts/submit
 
 # make extract INPUT=... OUTPUT=... [RUN_DATE=YYYY-MM-DD] [ARGS='--max-error-share 0.05 ...']
-# Without RUN_DATE the job writes today's date (UTC). Exits as the job does (README).
+# Without RUN_DATE the job writes today's date (UTC). When the job fails, make exits 2
+# whatever the job's code, and names that code in its last line ("make: *** [Makefile:...:
+# extract] Error 3"); the command it prints, scripts/submit ..., exits with the code itself.
 extract: install check-java
 	@test -n "$(INPUT)" -a -n "$(OUTPUT)" || { echo "make extract: give INPUT=... and OUTPUT=..." \
 	    "(and RUN_DATE=YYYY-MM-DD, ARGS='...' for the job's other options)" >&2; exit 2; }

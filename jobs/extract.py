@@ -4,8 +4,7 @@
 
 which runs (README.md, "The Spark jobs")
 
-    PYSPARK_PYTHON=$PWD/.venv/bin/python SPARK_CONF_DIR=conf .venv/bin/spark-submit jobs/extract.py \\
-        --input samples/sample.warc.gz --output out/sample --run-date 2024-01-15
+    scripts/submit jobs/extract.py --input samples/sample.warc.gz --output out/sample --run-date 2024-01-15
 
 Inputs are files, folders, globs (a name that exists is taken as it is), or text files
 that list them one per line (as cc-pyspark's warc.paths.gz). The rows go to

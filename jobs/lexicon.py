@@ -1,6 +1,6 @@
 """Rebuild a model's noise lexicon from new pages with a gold text, on Spark.
 
-    PYSPARK_PYTHON=$PWD/.venv/bin/python SPARK_CONF_DIR=conf .venv/bin/spark-submit jobs/lexicon.py \\
+    scripts/submit jobs/lexicon.py \\
         --input data/new-pages.jsonl.gz --model models/mine --output models/mine-2 [--refit]
 
 The words are counted in executors with the model's own configuration. The classifier

@@ -1,6 +1,6 @@
 """Train a model (noise lexicon and SVM) from pages with a gold text, on Spark.
 
-    PYSPARK_PYTHON=$PWD/.venv/bin/python SPARK_CONF_DIR=conf .venv/bin/spark-submit jobs/train.py \\
+    scripts/submit jobs/train.py \\
         --input data/cwced_modern.jsonl.gz data/readability.jsonl.gz --output models/mine
 
 The same training as ``webclean train`` (webclean.training.train), with pages parsed,
