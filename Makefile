@@ -1,4 +1,4 @@
-# The commands a newcomer runs:  make run  and  make test  (make test-fast: the library alone)
+# The commands a newcomer runs:  make run  and  make test  (make test-fast: the tests that need no JVM)
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -42,7 +42,8 @@ run: extract
 test: install check-java
 	PYSPARK_PYTHON=$(abspath $(BIN)/python) $(BIN)/python -m pytest
 
-# The library's tests alone: no JVM, no Spark, no quality gate on the dev data (about a minute).
+# Every test that needs no JVM: the library, and the Spark glue's listing and reading of
+# inputs (tests/spark/ without the mark spark); no quality gate on the dev data (about a minute).
 test-fast: install
 	$(BIN)/python -m pytest -m 'not spark and not quality'
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import gzip
 import importlib.util
 import json
@@ -14,7 +13,6 @@ import types
 from collections import Counter
 from pathlib import Path
 
-import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -28,18 +26,12 @@ from webclean.policy import EXIT_POLICY, FailurePolicy  # noqa: E402
 from webclean.result import Extraction, Status  # noqa: E402
 from webclean.spark import (  # noqa: E402
     OUTPUT_SCHEMA,
-    PARTITION_BYTES,
-    TASKS_PER_CORE,
     TRUNCATED,
     ExtractJob,
-    InputError,
-    InputFile,
     RunSummary,
-    find_inputs,
     list_inputs,
     pack_partitions,
     partition_path,
-    read_input,
     run_extract,
     success_path,
     summary_path,
@@ -110,30 +102,6 @@ def corrupt_member(path: Path, record: int = 20) -> Path:
         data[i] ^= 0x5A
     path.write_bytes(bytes(data))
     return path
-
-
-@pytest.fixture
-def html_inputs(tmp_path: Path) -> list[Path]:
-    """Four HTML files (one gzipped, one nested) beside files the job must skip,
-    a JSON Lines file with a bad line, a gzipped one, and a Parquet file."""
-    pages = tmp_path / "pages"
-    (pages / "sub").mkdir(parents=True)
-    (pages / "a.html").write_text("<html><title>A</title><p>Page a</p></html>", encoding="utf-8")
-    (pages / "b.htm").write_bytes("<p>Seite b: Grüße</p>".encode("utf-8"))
-    (pages / "c.html.gz").write_bytes(gzip.compress(b"<p>Page c, gzipped</p>"))
-    (pages / "sub" / "d.html").write_text("<p>Page d</p>", encoding="utf-8")
-    (pages / ".hidden.html").write_text("<p>skip</p>", encoding="utf-8")
-    (pages / "_SUCCESS").write_text("", encoding="utf-8")
-    (pages / "notes.md").write_text("not a page", encoding="utf-8")
-    lines = [json.dumps({"url": f"http://example.test/{i}", "html": f"<p>Line {i}</p>"}) for i in range(2)]
-    jsonl = tmp_path / "pages.jsonl"
-    jsonl.write_text("\n".join([lines[0], "{not json", lines[1]]) + "\n", encoding="utf-8")
-    jsonl_gz = tmp_path / "more.jsonl.gz"
-    jsonl_gz.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode("utf-8")))
-    parquet = tmp_path / "pages.parquet"
-    urls = ["http://example.test/p0", None, "http://example.test/p2"]
-    pq.write_table(pa.table({"url": urls, "html": ["<p>P0</p>", "<p>P1</p>", "<p>P2</p>"]}), parquet)
-    return [pages, jsonl, jsonl_gz, parquet]
 
 
 def test_sample_warc_gives_one_row_per_response(spark, tmp_path):
@@ -397,34 +365,6 @@ def test_job_script_runs_from_the_repo_root(tmp_path):
     assert summary["pages_by_status"][Status.TOO_LARGE] >= 3
 
 
-def test_the_summary_contract_lists_every_field_of_the_summary():
-    doc = (REPO / "docs" / "output.md").read_text(encoding="utf-8")
-    contract = doc.split("## The run's summary", 1)[1].split("\n## ", 1)[0]
-    listed = re.findall(r"^\| `(\w+)` \|", contract, flags=re.MULTILINE)
-    assert sorted(listed) == sorted(f.name for f in dataclasses.fields(RunSummary))
-
-
-def test_job_help_gives_the_input_schema_of_each_format():
-    result = subprocess.run([sys.executable, "jobs/extract.py", "--help"], cwd=REPO, capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0
-    for words in (".arc.gz", "WARC-Target-URI", "rel=canonical", "{\"url\": ..., \"html\": \"...\"}", "html column", "files_skipped"):
-        assert words in result.stdout
-
-
-@pytest.mark.parametrize(
-    ("arguments", "message"),
-    [
-        (["--set", "nope.key=1"], "unknown configuration key 'nope.key'"),
-        (["--config", "missing.toml"], "missing.toml: No such file or directory"),
-    ],
-)
-def test_job_script_reports_a_bad_argument_in_one_line(arguments, message):
-    command = [sys.executable, "jobs/extract.py", "--input", str(SAMPLE), "--output", "out", *arguments]
-    result = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=60)
-    assert result.returncode == 2
-    assert result.stderr.strip() == f"extract: error: {message}"
-
-
 def test_submit_runs_without_the_venv_on_path_and_exits_3_when_the_run_fails(tmp_path):
     """scripts/submit, the command make extract runs, from a shell that has neither the venv
     on PATH nor PYSPARK_PYTHON, on a crawl with a broken file: it exits with the job's code."""
@@ -448,161 +388,3 @@ def test_submit_runs_without_the_venv_on_path_and_exits_3_when_the_run_fails(tmp
     assert summary["fail_on_file_errors"] and len(summary["files_with_errors"]) == 1
     assert not Path(success_path(str(out), RUN_DATE)).exists()
     assert len(read_partition(out, RUN_DATE)) == sum(summary["pages_by_status"].values())
-
-
-# ---------------------------------------------------------------- listing inputs (no job)
-
-
-def test_listing_finds_formats_and_skips_hidden_files(html_inputs):
-    pages = html_inputs[0]
-    found = list_inputs([str(p) for p in html_inputs])
-    names = sorted((Path(f.path).relative_to(pages.parent).as_posix(), f.format) for f in found)
-    assert names == [
-        ("more.jsonl.gz", "jsonl"),
-        ("pages.jsonl", "jsonl"),
-        ("pages.parquet", "parquet"),
-        ("pages/a.html", "html"),
-        ("pages/b.htm", "html"),
-        ("pages/c.html.gz", "html"),
-        ("pages/sub/d.html", "html"),
-    ]
-    assert find_inputs([str(pages)]).skipped == [str(pages / "notes.md")]
-    # --input-format html takes every file but the hidden ones.
-    as_html = find_inputs([str(pages)], "html")
-    assert [Path(f.path).name for f in as_html.files] == ["a.html", "b.htm", "c.html.gz", "notes.md", "d.html"]
-    assert {f.format for f in as_html.files} == {"html"} and as_html.skipped == []
-    assert {f.format for f in list_inputs([str(pages.parent)], "jsonl")} == {"jsonl"}
-
-
-def test_globs_listing_files_and_duplicates(tmp_path, html_inputs):
-    pages = html_inputs[0]
-    assert sorted(Path(f.path).name for f in list_inputs([f"{pages}/*.htm*"])) == ["a.html", "b.htm", "c.html.gz"]
-    assert [Path(f.path).name for f in list_inputs([f"{tmp_path}/*/*/d.html"])] == ["d.html"]
-    listing = tmp_path / "warc.paths.gz"
-    listing.write_bytes(gzip.compress(f"{SAMPLE}\n\n# note\n{SAMPLE.as_uri()}\n".encode("utf-8")))
-    assert list_inputs([str(listing), str(SAMPLE)]) == [InputFile(str(SAMPLE), "warc", SAMPLE.stat().st_size)]
-
-
-# Names as wget saves them: a query string, brackets, a star.
-ODD_NAMES = ("index.php?id=3", "a[1].html", "x*y.html")
-
-
-def test_glob_matches_with_glob_characters_are_not_globbed_again(tmp_path):
-    site = tmp_path / "site[1]"  # a folder named like a pattern on the way, too
-    site.mkdir()
-    for name in ODD_NAMES:
-        (site / name).write_text(f"<p>{name}</p>", encoding="utf-8")
-    (tmp_path / "site1").mkdir()  # what the folder's name matches as a pattern
-    (tmp_path / "site1" / "other.html").write_text("<p>other</p>", encoding="utf-8")
-    found = list_inputs([f"{site}/*"], "html")
-    assert sorted(Path(f.path).relative_to(tmp_path).as_posix() for f in found) == sorted(
-        [f"site[1]/{name}" for name in ODD_NAMES] + ["site1/other.html"]
-    )
-    assert sorted(Path(f.path).name for f in list_inputs([f"{site}/*.html"])) == ["a[1].html", "other.html", "x*y.html"]
-
-
-def test_a_glob_reads_listing_files_only_where_its_pattern_names_them(tmp_path):
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "robots.txt").write_text("User-agent: *\nDisallow: /private\n", encoding="utf-8")
-    (site / "index.html").write_text("<p>x</p>", encoding="utf-8")
-    listings = tmp_path / "segments"
-    listings.mkdir()
-    (listings / "a.paths").write_text(f"{site / 'index.html'}\n", encoding="utf-8")
-    as_html = find_inputs([f"{site}/*"], "html")
-    assert sorted(Path(f.path).name for f in as_html.files) == ["index.html", "robots.txt"]
-    assert [Path(f.path).name for f in find_inputs([f"{site}/*"]).files] == ["index.html"]
-    assert [Path(f.path).name for f in find_inputs([f"{listings}/*.paths"]).files] == ["index.html"]
-
-
-@pytest.mark.parametrize("name", ODD_NAMES)
-def test_a_path_with_glob_characters_that_exists_is_taken_as_it_is(tmp_path, name):
-    page = tmp_path / name
-    page.write_text("<p>x</p>", encoding="utf-8")
-    (tmp_path / "a1.html").write_text("<p>what a[1].html matches as a pattern</p>", encoding="utf-8")
-    assert list_inputs([str(page)], "html") == [InputFile(str(page), "html", page.stat().st_size)]
-
-
-@pytest.mark.parametrize("bad", ["missing.warc.gz", "*.nothing", "README"])
-def test_inputs_that_name_nothing_fail_at_start(tmp_path, bad):
-    (tmp_path / "README").write_text("hello", encoding="utf-8")
-    with pytest.raises(InputError):
-        list_inputs([str(tmp_path / bad)])
-
-
-def test_bad_job_arguments_fail_at_start():
-    with pytest.raises(InputError):
-        ExtractJob(inputs=("x",), output="o", run_date=RUN_DATE, input_format="csv")
-    with pytest.raises(ValueError):
-        ExtractJob(inputs=("x",), output="o", run_date="15/01/2024")
-
-
-def test_partitions_are_packed_by_size():
-    warcs = [InputFile(f"w{i}.warc.gz", "warc", PARTITION_BYTES * 4) for i in range(3)]
-    assert sorted(len(p) for p in pack_partitions(warcs, 2)) == [1, 1, 1]
-    small = [InputFile(f"p{i}.html", "html", 1000 + i) for i in range(101)]
-    parts = pack_partitions(small, 4)
-    # Small files: TASKS_PER_CORE partitions a core, whatever their bytes, of similar size.
-    assert len(parts) == 4 * TASKS_PER_CORE
-    assert sorted(len(p) for p in parts) == [6] * 11 + [7] * 5
-    assert sorted(f.path for p in parts for f in p) == sorted(f.path for f in small)
-    # Enough bytes for more partitions than that: about PARTITION_BYTES each.
-    many = [InputFile(f"m{i}.warc.gz", "warc", PARTITION_BYTES // 2) for i in range(40)]
-    assert sorted(len(p) for p in pack_partitions(many, 2)) == [2] * 20
-
-
-def test_text_inputs_count_and_cap_utf8_bytes(tmp_path):
-    page = "<p>" + "法" * 400 + "</p>"  # 407 characters, 1,207 bytes
-    small = "<p>Grüße</p>"
-    jsonl = tmp_path / "pages.jsonl"
-    jsonl.write_text("\n".join(json.dumps({"url": f"u{i}", "html": html}) for i, html in enumerate([page, small])), encoding="utf-8")
-    parquet = tmp_path / "pages.parquet"
-    pq.write_table(pa.table({"url": ["u0", "u1"], "html": [page, small]}), parquet)
-    for file in (InputFile(str(jsonl), "jsonl"), InputFile(str(parquet), "parquet")):
-        big, fits, _ = read_input(file, 1000)
-        assert (big.status, big.length, big.html) == (Status.TOO_LARGE, 1207, "")
-        assert (fits.status, fits.length, fits.html) == (None, len(small.encode("utf-8")), small)
-        assert fits.length == 14 != len(small)
-
-
-def test_a_jsonl_row_without_html_keeps_its_url(tmp_path):
-    jsonl = tmp_path / "pages.jsonl"
-    jsonl.write_text('{"url": "http://example.test/a", "text": "no html"}\n{"url": 7, "html": null}\n[1]\n', encoding="utf-8")
-    rows = list(read_input(InputFile(str(jsonl), "jsonl"), 1000))[:-1]
-    assert [(r.url, r.status, r.error) for r in rows] == [
-        ("http://example.test/a", Status.DECODE_ERROR, "no html field"),
-        ("7", Status.DECODE_ERROR, "no html field"),
-        (None, Status.DECODE_ERROR, "not a JSON object"),
-    ]
-
-
-def test_a_parquet_html_column_that_is_not_text_ends_the_file_with_a_reason(tmp_path):
-    path = tmp_path / "numbers.parquet"
-    pq.write_table(pa.table({"html": [1, 2]}), path)
-    (end,) = read_input(InputFile(str(path), "parquet"), 1000)
-    assert not end.complete and "int64" in end.error
-
-
-def test_parquet_html_may_be_bytes_and_url_may_be_missing(tmp_path):
-    path = tmp_path / "b.parquet"
-    pq.write_table(pa.table({"html": [b"<p>x</p>"]}), path)
-    items = list(read_input(InputFile(str(path), "parquet"), 1000))
-    assert items[0].html == b"<p>x</p>" and items[0].url is None
-    assert items[-1] == WarcEnd(str(path), {"parquet": 1})
-
-
-def test_the_package_zip_shipped_from_a_checkout_is_removed_at_exit(monkeypatch):
-    import atexit
-    import zipfile
-
-    from webclean import spark as spark_module
-
-    shipped: list[str] = []
-    context = types.SimpleNamespace(listFiles=[], addPyFile=shipped.append)
-    at_exit: list[tuple] = []
-    monkeypatch.setattr(atexit, "register", lambda function, *args, **kwargs: at_exit.append((function, args, kwargs)))
-    spark_module._ship_package(types.SimpleNamespace(sparkContext=context))
-    assert len(shipped) == 1 and zipfile.ZipFile(shipped[0]).getinfo("webclean/extract.py")
-    for function, args, kwargs in at_exit:
-        function(*args, **kwargs)
-    assert not Path(shipped[0]).parent.exists()

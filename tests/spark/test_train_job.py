@@ -199,39 +199,7 @@ def test_train_job_through_spark_submit_gives_a_model_extract_takes(spark, tmp_p
     assert spark.read.parquet(partition_path(job.output, job.run_date)).count() == 6
 
 
-def test_train_job_reports_a_missing_input_in_one_line(tmp_path):
-    command = [sys.executable, "jobs/train.py", "--input", str(tmp_path / "none.jsonl.gz"), "--output", str(tmp_path / "m")]
-    result = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=60)
-    assert result.returncode == 2
-    assert result.stderr.startswith("train: error: ") and "no such file" in result.stderr
-    assert not (tmp_path / "m").exists()
-
-
 # ---------------------------------------------------------------- the lexicon job
-
-
-def test_lexicon_changes_name_the_stop_words_added_and_removed():
-    from webclean.lexicon import NoiseLexicon
-    from webclean.spark import compare_lexicons
-
-    old = NoiseLexicon(words={}, marks={}, stopwords=frozenset({"the", "of", "的"}))
-    new = NoiseLexicon(words={}, marks={}, stopwords=frozenset({"the", "und", "der", "了"}))
-    changes = compare_lexicons(old, new, "v1", refit=False)
-    assert (changes.stopwords_added, changes.stopwords_removed) == (["der", "und", "了"], ["of", "的"])
-    assert "stop words added:   der, und, 了" in changes.to_text()
-    assert "stop words removed: of, 的" in changes.to_text()
-
-
-def test_lexicon_job_warns_when_the_lexicon_loses_more_than_half_its_words():
-    from webclean.lexicon import NoiseLexicon
-    from webclean.spark import compare_lexicons
-
-    job = load_job("lexicon")
-    old = NoiseLexicon(words={f"w{i}": 1.0 for i in range(4115)}, marks={})
-    for kept, warned in ((26, True), (2057, True), (2058, False)):
-        new = NoiseLexicon(words={f"w{i}": 1.0 for i in range(kept)}, marks={})
-        warning = job.shrink_warning(compare_lexicons(old, new, "v1", refit=False))
-        assert (warning == f"the lexicon shrinks from 4115 to {kept} words") if warned else warning is None
 
 
 def run_lexicon_job(spark, pages: Path, model_dir: Path, output: Path, *extra: str):
