@@ -341,3 +341,30 @@ def test_any_text_gives_a_clean_tree(text: str) -> None:
     for tag in JUNK_TAGS:
         assert next(root.iter(tag), None) is None
     assert isinstance(page_title(root), str)
+
+
+def test_a_textarea_of_markup_goes_and_one_of_text_stays():
+    root = parse_html(
+        "<html><body><p>The story.</p>"
+        '<textarea>&lt;div class="slide"&gt;&lt;img src="a.jpg"&gt;&lt;/div&gt;</textarea>after'
+        "<textarea>A poem the page shows in a box.</textarea></body></html>"
+    )
+    texts = [t.text for t in root.iter("textarea")]
+    assert texts == ["A poem the page shows in a box."]
+    assert "after" in "".join(root.find("body").itertext())
+
+
+def test_a_control_that_swallows_the_page_keeps_its_text():
+    # libxml2 leaves an unclosed <button> open over everything after it: the article
+    # is inside it, and must not go with it as a form control.
+    article = "An article paragraph long enough to be the page's main text. " * 6
+    root = parse_html(f"<html><body><button><span>Menu</span><div><p>{article}</p></div></body></html>")
+    assert article.strip() in text_of(root.find("body"))
+    small = parse_html("<html><body><p>Text.</p><button>Subscribe now</button></body></html>")
+    assert "Subscribe" not in text_of(small.find("body"))
+
+
+def test_a_long_select_of_options_stays_junk():
+    options = "".join(f"<option>Archive of month {n}</option>" for n in range(40))
+    root = parse_html(f"<html><body><p>The story.</p><select>{options}</select></body></html>")
+    assert "Archive" not in text_of(root.find("body"))

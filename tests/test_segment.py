@@ -299,3 +299,21 @@ def test_a_thread_ends_with_its_last_post():
     from webclean.extract import extract
 
     assert "当前在线" not in extract(_loose_thread(head=head, tail=tail)).text
+
+
+def test_a_page_hidden_until_its_scripts_run_is_shown():
+    from webclean.segment import drop_hidden
+
+    story = "A paragraph of the story that a script reveals once the page has loaded. " * 5
+    streamed = parse_html(
+        "<html><body><div hidden id='S:0'><p>" + story + "</p></div>"
+        "<div style='display:none'><p>Mobile menu</p></div><p>Skip</p></body></html>"
+    )
+    assert drop_hidden(streamed) == 0
+    assert story.strip() in " ".join(streamed.find("body").itertext())
+    # A page with its own visible text loses its hidden parts, however long.
+    shown = parse_html(
+        "<html><body><div hidden><p>" + story + "</p></div><p>" + story.upper() + "</p></body></html>"
+    )
+    assert drop_hidden(shown) == 1
+    assert "reveals" not in " ".join(shown.find("body").itertext())

@@ -4,7 +4,8 @@
 instructions, and then
 
 - removes elements that never hold main text (:data:`JUNK_TAGS`), keeping the text
-  that follows each of them (its tail);
+  that follows each of them (its tail), and the ``<textarea>`` elements whose text
+  is markup (templates and embed codes);
 - removes ``<form>`` elements that hold little text (search boxes, log-ins, sign-ups),
   but keeps the forms that wrap a whole page, as ASP.NET WebForms pages and shop
   product pages do: on the dev data 13 of 1,240 pages have their main text in one;
@@ -57,12 +58,17 @@ class ParseError(Exception):
 # options and labels are the page's menus and buttons (an archive's drop-down of months
 # outweighed a blog post when locating the block: docs/quality.md, #62); rt/rp: ruby
 # annotations, the readings set over Japanese or Chinese characters, which would cut
-# every word of the text they gloss. Not textarea: with it too (#41), cleaneval_zh
-# lost F1.
+# every word of the text they gloss. Not every textarea: a few old pages show their
+# text in one; those holding markup go (_drop_markup_textareas).
 JUNK_TAGS = (
     "script", "style", "noscript", "iframe", "template", "svg", "object", "embed", "applet",
     "select", "button", "datalist", "rt", "rp",
 )
+# Of those, the form controls that libxml2 leaves open over the rest of the page when
+# their markup is not closed as it expects (a <button> around a menu's <div>s): one that
+# holds more text than a widget form (WIDGET_FORM_MAX_CHARS) loses its tag, not its content.
+CONTROL_TAGS = ("select", "button", "datalist")
+_SWALLOWED_BOXES = ("div", "p", "article", "section", "main", "table", "ul", "ol", "h1", "h2", "h3")
 
 # A <noscript> up to its end tag, as a browser with scripts on reads it: raw text. One
 # without an end tag is left to libxml2 (and removed as junk).
@@ -179,7 +185,9 @@ def parse_html(text: str, *, max_depth: int = 400, noscript: bool = False) -> et
     # Elements of `deep` inside removed junk are detached: flattening them is moot.
     if noscript:
         etree.strip_tags(root, "noscript")
+    _unwrap_swallowing_controls(root)
     etree.strip_elements(root, *JUNK_TAGS, with_tail=False)
+    _drop_markup_textareas(root)
     _drop_widget_forms(root)
     _repair_body(root)  # moves head and body children only: levels stay the same
     for element in deep:
@@ -286,6 +294,30 @@ def _reopen_document(text: str) -> str:
 
 
 # --- cleaning ------------------------------------------------------------------------
+
+
+# A tag as written in text: "<div", "</p>", "<img src=".
+_MARKUP_RE = re.compile(r"</?[a-zA-Z][a-zA-Z0-9]*[\s/>]")
+
+
+def _drop_markup_textareas(root: etree._Element) -> None:
+    """Remove each ``<textarea>`` whose text is markup: an embed code, a gallery or
+    comment template kept there by the site, never text for the reader."""
+    for textarea in list(root.iter("textarea")):
+        if _MARKUP_RE.search(textarea.text or ""):
+            _drop_keeping_tail(textarea)
+
+
+def _unwrap_swallowing_controls(root: etree._Element) -> None:
+    """A control holding the page's boxes (which no control's content model allows:
+    a <select> holds options) and more text than a widget becomes a block."""
+    swallowing = [
+        control
+        for control in root.iter(*CONTROL_TAGS)
+        if any(True for _ in control.iter(*_SWALLOWED_BOXES)) and _has_visible_chars(control, WIDGET_FORM_MAX_CHARS)
+    ]
+    for control in swallowing:
+        control.tag = "div"  # a block, as the page's boxes inside it are; junk inside it still goes
 
 
 def _drop_widget_forms(root: etree._Element) -> None:

@@ -113,6 +113,13 @@ class Line(NamedTuple):
 _MAYBE_HIDDEN = etree.XPath("//@hidden/.. | //@aria-hidden/.. | //@style/..")
 
 
+# A page whose hidden elements hold all but this share of its text is shown by its own
+# scripts: a wrapper hidden until they run, or the content that streamed server
+# rendering sends in hidden boxes for a script to move into place. Its hidden
+# elements stay.
+SHOWN_BY_SCRIPT_SHARE = 0.1
+
+
 def drop_hidden(root: etree._Element) -> int:
     """Remove elements a browser would not show; returns how many were removed."""
     hidden = [
@@ -125,6 +132,12 @@ def drop_hidden(root: etree._Element) -> int:
         )
         and el.tag not in ("html", "body")
     ]
+    if hidden:
+        outermost = set(hidden)
+        hidden_size = sum(_text_size(el) for el in hidden if not any(a in outermost for a in el.iterancestors()))
+        page = _text_size(root)
+        if page - hidden_size < SHOWN_BY_SCRIPT_SHARE * page:
+            return 0
     for el in hidden:
         parent = el.getparent()
         if parent is None:
@@ -138,6 +151,10 @@ def drop_hidden(root: etree._Element) -> int:
             else:
                 parent.text = (parent.text or "") + tail
     return len(hidden)
+
+
+def _text_size(element: etree._Element) -> int:
+    return sum(len(piece) for piece in element.itertext())
 
 
 @functools.lru_cache(maxsize=8192)
