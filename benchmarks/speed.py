@@ -300,7 +300,9 @@ def timed_pass(runs: dict[str, Run], pages: Sequence[BenchPage], number: int) ->
 
 # --- webclean stage by stage -------------------------------------------------
 
-STAGES = ("decode", "parse", "title+lang", "segment", "locate", "metadata", "features", "classify", "denoise (rest)")
+STAGES = (
+    "decode", "parse", "title+lang", "segment", "locate", "metadata", "features", "classify", "denoise (rest)", "detect language",
+)  # fmt: skip
 
 
 class _Timed:
@@ -404,7 +406,8 @@ class StageTimer:
 
         from webclean.decode import decode_html, sniff
         from webclean.denoise import denoise
-        from webclean.extract import KEEP_WHOLE, SMOOTHING, _language, locate_units, page_lines
+        from webclean.extract import KEEP_WHOLE, SMOOTHING, locate_units, page_lines
+        from webclean.language import declared_language, page_language
         from webclean.methods.metadata import page_metadata
         from webclean.parse import ParseError, page_title, parse_html
 
@@ -423,7 +426,7 @@ class StageTimer:
             return None
         t2 = clock()
         title = page_title(root)
-        _language(root, title)
+        declared = declared_language(root)
         t3 = clock()
         lines = page_lines(root, config)
         t4 = clock()
@@ -440,7 +443,9 @@ class StageTimer:
             )
             kept = "\n".join(part for part in parts if part)
         t7 = clock()
-        return self._split(t0, t1, t2, t3, t4, t5, t6, t7), kept
+        page_language(kept, declared)
+        t8 = clock()
+        return self._split(t0, t1, t2, t3, t4, t5, t6, t7, t8), kept
 
     def _split(self, *t: float) -> dict[str, float]:
         cal = self.calibration
@@ -448,9 +453,9 @@ class StageTimer:
         classified = self.predict.seconds + self.decision.seconds
         classify = classified - (self.predict.calls + self.decision.calls) * cal.inside
         calls = self.row.calls + self.predict.calls + self.decision.calls
-        rest = (t[-1] - t[-2]) - self.row.seconds - classified - calls * cal.outside
         spans = [b - a for a, b in zip(t, t[1:])]
-        return dict(zip(STAGES, [*spans[:-1], features, classify, rest]))
+        rest = spans[-2] - self.row.seconds - classified - calls * cal.outside
+        return dict(zip(STAGES, [*spans[:-2], features, classify, rest, spans[-1]]))
 
 
 @dataclass

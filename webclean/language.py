@@ -15,10 +15,10 @@ from lxml import etree
 
 __all__ = ["MIN_CHARS", "PREFIX_CHARS", "declared_language", "detect_language", "page_language"]
 
-# Detection reads at most this much of the text, so that its cost (about 0.1 ms) does
-# not grow with the page; on the dev sets' gold texts 400 characters were already as
-# accurate as 1,000.
-PREFIX_CHARS = 1000
+# Detection reads at most this much of the text, so that its cost (py3langid's is
+# about linear in the text: 0.85 ms a page at 1,000 characters) does not grow with the
+# page; on the dev sets' gold texts 400 characters were already as accurate as 1,000.
+PREFIX_CHARS = 400
 # A shorter text keeps the declared language: on the dev sets' gold texts, py3langid was
 # right on 93-100 % of the texts cut to 100 characters, and on 95-100 % at 200.
 MIN_CHARS = 200
