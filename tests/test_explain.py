@@ -40,7 +40,7 @@ def test_each_outcome_comes_with_its_decision():
     assert share.outcome == LINK_RUN and share.decision is None and share.kept == ""
     story = next(u for u in explanation.units if u.text.startswith("The rear wheel of the old touring bike"))
     assert story.outcome == KEPT and story.decision > 0 and story.kept == story.text and story.region == "block"
-    comment = next(u for u in explanation.units if u.text.startswith("Great write-up."))
+    comment = next(u for u in explanation.units if u.text.startswith("Penetrating oil overnight"))
     assert comment.outcome == DROPPED and comment.decision < 0 and comment.kept == ""
     assert {u.region for u in explanation.units} == {"before", "block"}
 
