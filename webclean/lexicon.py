@@ -9,12 +9,13 @@ Counting is a plain word count, so it merges across partitions (:meth:`TermCount
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import repeat
 from typing import Iterable, Mapping, Sequence
+
+from ahocorasick_rs import AhoCorasick, MatchKind
 
 from webclean.config import LexiconConfig
 from webclean.tokenize import NO_SENTENCE_END, PSEUDO_WORDS, cjk_chars, has_cjk, latin_words, split_pseudo_words
@@ -95,9 +96,9 @@ class NoiseLexicon:
         stop = self.stopwords.__contains__
         hits, count = sum(map(stop, found)), len(found)
         if has_cjk(plain):
-            cjk = self._cjk_pattern
+            cjk = self._cjk_matcher
             if cjk is not None:
-                total += sum(weights[w] for w in cjk.findall(plain))
+                total += sum(weights[w] for w in cjk.find_matches_as_strings(plain))
             chars = cjk_chars(plain)
             hits += sum(map(stop, chars))
             count += len(chars)
@@ -116,9 +117,12 @@ class NoiseLexicon:
         return {w: v for w, v in self.words.items() if w not in PSEUDO_WORDS and not has_cjk(w)}
 
     @cached_property
-    def _cjk_pattern(self) -> re.Pattern[str] | None:
-        cjk = sorted((w for w in self.words if w not in PSEUDO_WORDS and has_cjk(w)), key=lambda w: (-len(w), w))
-        return re.compile("|".join(map(re.escape, cjk))) if cjk else None
+    def _cjk_matcher(self) -> AhoCorasick | None:
+        """The lexicon's CJK words, found leftmost-longest and without overlap: what one
+        regular expression of them, longest first, finds, in time that does not grow
+        with the number of words (thousands, for a model trained on many sites)."""
+        cjk = sorted(w for w in self.words if w not in PSEUDO_WORDS and has_cjk(w))
+        return AhoCorasick(cjk, matchkind=MatchKind.LeftmostLongest) if cjk else None
 
     def to_dict(self) -> dict[str, dict[str, float]]:
         return {
