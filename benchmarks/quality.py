@@ -22,6 +22,12 @@ The paper's two rates, on full-gold pages (``webclean.evaluate``):
 - *denoised accurately* (C3 / C1): the share of pages with token F1 >= ACCURATE_F1,
   for every extractor.
 
+Held out: ``webclean-loso`` extracts each set with a model trained on the other sets
+(leave one set out, the primary measure), ``webclean-sites`` each page with a model
+trained on the sites of the other folds (webclean.evaluate.held_out_models); the
+report adds token F1 per page type (WCXB's ``page_type``) and, for each webclean row,
+the pages it scores below 0.5 where a peer reaches 0.8, and the other way round.
+
 Peers are optional (``pip install webclean[peers]``): an extractor whose package does
 not import is skipped with a message. The library never imports them; only this
 script does. ``--extractors peers`` stands for all of them.
