@@ -113,3 +113,14 @@ def test_mark_index_equals_the_papers_s():
     lexicon = _known_lexicon()
     for text in ["首页 | 新闻 | 关于 ©2024", "A sentence that ends.", "no end | here"]:
         assert lexicon.mark_index(marks_of(text), ends_sentence(text)) == lexicon.special_punct_index(special_marks(text))
+
+
+def test_a_lexicon_used_on_chinese_text_still_pickles():
+    # The Spark job broadcasts the model after the driver has used it.
+    import pickle
+
+    lexicon = NoiseLexicon(words={"责任编辑": 2.0, "编辑": 1.0, "share": 1.5}, marks={})
+    before = lexicon.indices("责任编辑：张三 share")
+    copy = pickle.loads(pickle.dumps(lexicon))
+    assert copy == lexicon and copy.indices("责任编辑：张三 share") == before
+    assert before[0] == 2.0 + 1.5  # the longest word, once

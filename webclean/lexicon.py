@@ -54,6 +54,16 @@ class NoiseLexicon:
     marks: Mapping[str, float]
     stopwords: frozenset[str] = frozenset()
 
+    # Built on first use from the fields, and not sent with them: the Spark job
+    # broadcasts the model, and an automaton does not pickle.
+    _DERIVED = ("_latin_weights", "_cjk_matcher")
+
+    def __getstate__(self) -> dict[str, object]:
+        return {k: v for k, v in self.__dict__.items() if k not in self._DERIVED}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+
     def noise_word_index(self, words: Iterable[str]) -> float:
         """T = Σ f_i · n_i / h_i over the lexicon words of a tag."""
         weights = self.words
