@@ -16,7 +16,7 @@ import statistics
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 from urllib.parse import urlsplit
 
 from lxml import etree
@@ -28,6 +28,9 @@ from webclean.extract import extract, locate
 from webclean.metrics import PageScore, Scoreboard, Summary, score_page, token_prf
 from webclean.model import Model
 from webclean.parse import ParseError, parse_html
+
+if TYPE_CHECKING:
+    from webclean.training import LabelledPage
 
 LOCATED_RECALL = 0.95
 ACCURATE_F1 = 0.9
@@ -217,7 +220,7 @@ class _Trainer:
 
     def __init__(self, pages: list[Page], config: Config) -> None:
         self.pages, self.config = pages, config
-        self._labelled: dict[int, object] = {}
+        self._labelled: dict[int, LabelledPage] = {}
 
     def model(self, indices: list[int]) -> Model:
         from webclean.training import label_page, train, train_labelled
