@@ -1,19 +1,21 @@
-"""Screen a rule of method svm on the cross-validated outputs, without retraining.
+"""Judge the passes of method svm after the classifier, leave one set out, without retraining.
 
-    python benchmarks/screen.py --data ../shared/data/{cleaneval_zh,cwced_cleaneval,cwced_modern,readability}.jsonl.gz \\
-        build/weak/trafilatura.jsonl.gz --seeds 0 1 2 3 [--rules baseline,...] [--jobs 2]
+    python benchmarks/screen.py --data ../shared/data/{cleaneval_zh,cwced_cleaneval,cwced_modern,readability,wcxb_dev,dragnet,gne_zh_dev}.jsonl.gz \\
+        build/weak/trafilatura.jsonl.gz --seeds 0 1 [--variants baseline,...] [--jobs 2]
 
-For each seed (``classifier.random_state``) it trains the 3 fold models of
-``webclean evaluate --cross-validate 3`` (folds by page HTML), extracts every page with
-the model of its own fold and keeps, for each page, its units, each unit's decision
-value (the whole unit's row) and what method svm kept of it. A rule then rewrites what
-is kept, and the pages are scored again; ``baseline`` rewrites nothing and reproduces
-the cross-validation's figures. Rules that only change what happens after the
-classifier can be judged so in minutes; a rule that changes the features or the
-training must be measured with the cross-validation itself (docs/quality.md).
+For each seed (``classifier.random_state``) it trains the models of
+``webclean evaluate --leave-one-set-out`` (each set scored by a model that never saw
+it), locates every scored page once and keeps its units and its title. A variant then
+decides the units again, with one pass of ``extract.SMOOTHING["svm"]`` left out
+(``without:<pass>``), without keeping whole a long unit the noise filter drops
+(``without:keep_whole``), or without the thread's post decisions
+(``without:posts``); ``baseline`` is the method as it is, and reproduces the
+leave-one-set-out figures. A change to Step 1, the features or the training must be
+measured with the leave-one-set-out run itself (docs/quality.md).
 
-Prints, per rule, the mean over the seeds of each file's figure (token F1 for the
-full-gold files, snippet F1 for a snippet file) and its difference to the baseline.
+Prints, per variant, the mean over the seeds of each set's figure (token F1 for the
+full-gold sets, snippet F1 for a snippet set), its difference to the baseline, and the
+figure of each seed.
 """
 
 from __future__ import annotations
@@ -24,76 +26,91 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
-
-import numpy as np
+from typing import Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from webclean.config import Config  # noqa: E402
 from webclean.datasets import Page, read_pages  # noqa: E402
 from webclean.denoise import denoise  # noqa: E402
-from webclean.evaluate import fold_of  # noqa: E402
+from webclean.evaluate import held_out_models  # noqa: E402
 from webclean.extract import KEEP_WHOLE, SMOOTHING, LocatedPage, _has_noscript, locate_page  # noqa: E402
-from webclean.features import Unit, feature_matrix  # noqa: E402
+from webclean.features import Unit  # noqa: E402
 from webclean.metrics import Scoreboard, score_page  # noqa: E402
-from webclean.training import train  # noqa: E402
+from webclean.model import Model  # noqa: E402
 
-FOLDS = 3
+METHOD = "svm"
 
 
 @dataclass
 class Outcome:
-    """One page as method svm extracted it: the units, their decision values, what was kept."""
+    """One scored page as Step 1 and 2 of method svm left it, with the model that scores it."""
 
     page: Page
     units: list[Unit]
-    decisions: np.ndarray
-    kept: list[str | None]
+    title: str
+    model: Model
 
 
-Rule = Callable[[Outcome], list[str | None]]
+@dataclass(frozen=True)
+class Variant:
+    """How the units are decided: the smoothing passes, whether a long unit is kept
+    whole, whether the posts of a thread keep their own decisions."""
+
+    passes: tuple[str, ...] = SMOOTHING[METHOD]
+    whole: bool = KEEP_WHOLE[METHOD]
+    posts: bool = True
 
 
-def baseline(outcome: Outcome) -> list[str | None]:
-    return outcome.kept
+def variants() -> dict[str, Variant]:
+    found = {"baseline": Variant()}
+    for name in SMOOTHING[METHOD]:
+        found[f"without:{name}"] = Variant(passes=tuple(p for p in SMOOTHING[METHOD] if p != name))
+    found["without:keep_whole"] = Variant(whole=False)
+    found["without:posts"] = Variant(posts=False)
+    found["without:all"] = Variant(passes=(), whole=False, posts=False)
+    return found
 
 
-RULES: dict[str, Rule] = {"baseline": baseline}
+VARIANTS = variants()
 
 
-def _outcome(page: Page, config: Config, model) -> Outcome:
+def kept_text(outcome: Outcome, variant: Variant, config: Config) -> str:
+    units = outcome.units if variant.posts else [unit._replace(post=0) for unit in outcome.units]
+    model = outcome.model
+    kept = denoise(
+        units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, variant.passes, outcome.title, variant.whole
+    )
+    return "\n".join(part for part in kept if part)
+
+
+def _outcome(page: Page, config: Config, model: Model) -> Outcome:
+    """The page located as extract() locates it, in a browser without scripts too when
+    nothing is found otherwise (the units of the located page that extract keeps)."""
+    found = Outcome(page, [], "", model)
     for noscript in (False, True):
         located = locate_page(page.html, config, model, noscript=noscript)
-        if not isinstance(located, LocatedPage) or located.block is None:
-            units, kept = [], []
-        else:
-            units = located.units
-            kept = denoise(
-                units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, SMOOTHING["svm"],
-                located.title, KEEP_WHOLE["svm"],
-            )  # fmt: skip
-        if any(kept) or noscript or not _has_noscript(page.html):
+        if isinstance(located, LocatedPage) and located.block is not None:
+            found = Outcome(page, located.units, located.title, model)
+            if kept_text(found, Variant(), config) or noscript:
+                return found
+        if not _has_noscript(page.html):
             break
-    decisions = model.svm.decision_function(feature_matrix(units, model.lexicon, model.feature_set))
-    return Outcome(page, units, decisions, kept)
+    return found
 
 
 def outcomes(paths: Sequence[str], seed: int) -> list[Outcome]:
-    pages = list(read_pages(paths))
-    config = Config(method="svm").with_overrides([f"classifier.folds={FOLDS}", f"classifier.random_state={seed}"])
+    config = Config(method=METHOD).with_overrides([f"classifier.random_state={seed}"])
     result = []
-    for fold in range(FOLDS):
-        model, _ = train((p for p in pages if fold_of(p, FOLDS) != fold), config)
-        result.extend(_outcome(p, config, model) for p in pages if fold_of(p, FOLDS) == fold and p.gold_type != "weak")
+    for held_out, model in held_out_models(read_pages(paths), config, by="set"):
+        result.extend(_outcome(page, config, model) for page in held_out if page.gold_type != "weak")
     return result
 
 
-def figures(results: list[Outcome], rule: Rule) -> dict[str, float]:
+def figures(results: list[Outcome], variant: Variant, config: Config) -> dict[str, float]:
     boards: dict[str, Scoreboard] = {}
     for outcome in results:
-        text = "\n".join(part for part in rule(outcome) if part)
-        boards.setdefault(outcome.page.source, Scoreboard()).add(score_page(text, outcome.page))
+        boards.setdefault(outcome.page.source, Scoreboard()).add(score_page(kept_text(outcome, variant, config), outcome.page))
     out = {}
     for source, board in sorted(boards.items()):
         summary = board.overall()
@@ -104,37 +121,42 @@ def figures(results: list[Outcome], rule: Rule) -> dict[str, float]:
 def _seed_figures(args: tuple[Sequence[str], int, Sequence[str]]) -> dict[str, dict[str, float]]:
     paths, seed, names = args
     results = outcomes(paths, seed)
-    return {name: figures(results, RULES[name]) for name in names}
+    config = Config(method=METHOD)
+    return {name: figures(results, VARIANTS[name], config) for name in names}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", nargs="+", required=True)
     parser.add_argument("--seeds", nargs="+", type=int, default=[0])
-    parser.add_argument("--rules", default=",".join(RULES))
+    parser.add_argument("--variants", default=",".join(VARIANTS), help=f"comma-separated, among {', '.join(VARIANTS)}")
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
-    names = ["baseline", *(n for n in args.rules.split(",") if n and n != "baseline")]
-    unknown = [n for n in names if n not in RULES]
+    names = ["baseline", *(n for n in args.variants.split(",") if n and n != "baseline")]
+    unknown = [n for n in names if n not in VARIANTS]
     if unknown:
-        parser.error(f"unknown rules {unknown}: known {sorted(RULES)}")
+        parser.error(f"unknown variants {unknown}: known {sorted(VARIANTS)}")
     tasks = [(args.data, seed, names) for seed in args.seeds]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         per_seed = list(pool.map(_seed_figures, tasks))
+    print(table(per_seed, names, args.seeds))
+    return 0
+
+
+def table(per_seed: list[dict[str, dict[str, float]]], names: Sequence[str], seeds: Sequence[int]) -> str:
     sources = list(per_seed[0]["baseline"])
-    print("| rule | " + " | ".join(sources) + " |")
-    print("|---" * (len(sources) + 1) + "|")
+    lines = ["| variant | " + " | ".join(sources) + " |", "|---" * (len(sources) + 1) + "|"]
     base = {s: statistics.mean(f["baseline"][s] for f in per_seed) for s in sources}
     for name in names:
         cells = []
         for s in sources:
             mean = statistics.mean(f[name][s] for f in per_seed)
-            cells.append(f"{mean:.4f}" if name == "baseline" else f"{mean:.4f} ({mean - base[s]:+.4f})")
-        print(f"| {name} | " + " | ".join(cells) + " |")
-    if len(args.seeds) > 1:
-        for seed, f in zip(args.seeds, per_seed):
-            print(f"seed {seed}: " + ", ".join(f"{name} " + " / ".join(f"{f[name][s]:.4f}" for s in sources) for name in names))
-    return 0
+            each = " / ".join(f"{f[name][s]:.4f}" for f in per_seed)
+            cells.append(f"{mean:.4f}" if name == "baseline" else f"{mean - base[s]:+.4f}")
+            if len(seeds) > 1:
+                cells[-1] += f" ({each})"
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

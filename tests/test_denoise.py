@@ -21,17 +21,6 @@ def test_link_runs_drop_runs_of_all_link_lines_only():
     assert out == [LONG, None, None, LONG, "Lone link"]
 
 
-def test_islands_drop_a_short_kept_line_between_noise():
-    units = [_unit(LONG), _unit("Reply"), _unit(LONG)]
-    assert smooth(units, [None, "Reply", None], 40, ("islands",)) == [None, None, None]
-    assert smooth(units, [LONG, "Reply", None], 40, ("islands",)) == [LONG, "Reply", None]
-
-
-def test_bridges_keep_a_short_line_between_two_kept_long_lines():
-    units = [_unit(LONG), _unit("A sub-heading", "heading"), _unit(LONG)]
-    assert smooth(units, [LONG, None, LONG], 40, ("bridges",)) == [LONG, "A sub-heading", LONG]
-
-
 def test_no_pass_changes_nothing():
     units = [_unit("Home", "link"), _unit("News", "link")]
     assert smooth(units, ["Home", "News"], 40, ()) == ["Home", "News"]

@@ -94,7 +94,7 @@ def decide(
 
 # The passes of smooth(), in the order they run; denoise runs tail_lines after them,
 # as it asks the classifier again.
-SMOOTHING_PASSES = ("link_runs", "islands", "bridges", "credits", "see_also", "notices", "empty_headings", "empty_labels")
+SMOOTHING_PASSES = ("link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels")
 # A paragraph of more than this many characters is the text's own (empty_headings).
 TEXT_PARAGRAPH_CHARS = 80
 # A credit line: a short line that names the story's source or its editor (来源：新华社,
@@ -126,10 +126,6 @@ def smooth(
     - ``link_runs``: every line of a run of ``link_run`` or more all-link lines is
       noise: a list of links (navigation, related articles, tags), never prose; so are
       the short lines (at most β characters) just before and after the run;
-    - ``islands``: a short kept line (at most β characters) whose neighbours on both
-      sides are noise is noise: a label or a link left over from a noise box;
-    - ``bridges``: a short dropped line that is not all link, between two kept lines
-      longer than β, is content: a sub-heading or a short paragraph of the text;
     - ``credits``: a line of at most CREDIT_CHARS characters that holds a source or an
       editor's label (来源：, 责任编辑：) is noise: a news page's credit line, which the
       classifier, having seen few, often keeps (docs/quality.md, change #54); and a
@@ -150,15 +146,12 @@ def smooth(
     - ``empty_labels``: a kept line of at most LABEL_CHARS characters that ends with a
       colon, whose next line is dropped (or that ends the page), is noise: it labels
       a list of tags, a date or a form field that is not text (#66).
-    Table cells (not samples) are left as they are. ``link_runs``, ``credits``,
-    ``see_also``, ``notices``, ``empty_headings`` and ``empty_labels`` raised F1 on
-    the dev data as a whole (docs/quality.md); the others stay for measurement.
+    Table cells (not samples) are left as they are.
     """
     unknown = set(passes) - set(SMOOTHING_PASSES)
     if unknown:
         raise ValueError(f"unknown smoothing passes {sorted(unknown)}: choose among {SMOOTHING_PASSES}")
     kept = list(kept)
-    n = len(units)
     if "link_runs" in passes:
         kept = [None if dropped else text for text, dropped in zip(kept, link_runs(units, link_run, beta))]
     # Only lines still kept need the test: most lines of a page are noise by now.
@@ -172,27 +165,6 @@ def smooth(
         kept = [None if empty else text for text, empty in zip(kept, empty_headings(units, kept))]
     if "empty_labels" in passes:
         kept = [None if empty else text for text, empty in zip(kept, empty_labels(units, kept))]
-    if "islands" not in passes and "bridges" not in passes:
-        return kept
-    short = [u.is_sample and text_length(u.text) <= beta for u in units]
-    if "islands" in passes:
-        decided = list(kept)
-        for i in range(n):
-            if short[i] and decided[i] and not _kept(decided, i - 1) and not _kept(decided, i + 1):
-                kept[i] = None
-    if "bridges" in passes:
-        decided = list(kept)
-        for i in range(1, n - 1):
-            if (
-                short[i]
-                and not decided[i]
-                and units[i].kind != "link"
-                and _kept(decided, i - 1)
-                and _kept(decided, i + 1)
-                and not short[i - 1]
-                and not short[i + 1]
-            ):
-                kept[i] = units[i].text
     return kept
 
 
@@ -372,10 +344,6 @@ def is_credit(unit: Unit) -> bool:
 
 def _in_run(unit: Unit) -> bool:
     return unit.is_sample and unit.kind == "link" and text_length(unit.text) < LONG_LINE
-
-
-def _kept(kept: Sequence[str | None], i: int) -> bool:
-    return 0 <= i < len(kept) and bool(kept[i])
 
 
 def noise_filter(
