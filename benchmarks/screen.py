@@ -8,8 +8,9 @@ For each seed (``classifier.random_state``) it trains the models of
 it), locates every scored page once and keeps its units and its title. A variant then
 decides the units again, with one pass of ``extract.SMOOTHING["svm"]`` left out
 (``without:<pass>``), without keeping whole a long unit the noise filter drops
-(``without:keep_whole``), or without the thread's post decisions
-(``without:posts``); ``baseline`` is the method as it is, and reproduces the
+(``without:keep_whole``), or without a thread's post decisions: all of them
+(``without:posts``), the posts' texts kept as such (``without:post_texts``) or the
+rest of their records dropped as such (``without:post_panels``); ``baseline`` is the method as it is, and reproduces the
 leave-one-set-out figures. A change to Step 1, the features or the training must be
 measured with the leave-one-set-out run itself (docs/quality.md).
 
@@ -59,7 +60,7 @@ class Variant:
 
     passes: tuple[str, ...] = SMOOTHING[METHOD]
     whole: bool = KEEP_WHOLE[METHOD]
-    posts: bool = True
+    posts: str = "both"  # the post decisions taken: "both", "keep" (texts only), "drop" (panels only), "none"
 
 
 def variants() -> dict[str, Variant]:
@@ -67,8 +68,10 @@ def variants() -> dict[str, Variant]:
     for name in SMOOTHING[METHOD]:
         found[f"without:{name}"] = Variant(passes=tuple(p for p in SMOOTHING[METHOD] if p != name))
     found["without:keep_whole"] = Variant(whole=False)
-    found["without:posts"] = Variant(posts=False)
-    found["without:all"] = Variant(passes=(), whole=False, posts=False)
+    found["without:posts"] = Variant(posts="none")
+    found["without:post_texts"] = Variant(posts="drop")
+    found["without:post_panels"] = Variant(posts="keep")
+    found["without:all"] = Variant(passes=(), whole=False, posts="none")
     return found
 
 
@@ -76,7 +79,10 @@ VARIANTS = variants()
 
 
 def kept_text(outcome: Outcome, variant: Variant, config: Config) -> str:
-    units = outcome.units if variant.posts else [unit._replace(post=0) for unit in outcome.units]
+    units = outcome.units
+    if variant.posts != "both":
+        taken = {"keep": 1, "drop": -1, "none": None}[variant.posts]
+        units = [unit if unit.post == taken else unit._replace(post=0) for unit in units]
     model = outcome.model
     kept = denoise(
         units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, variant.passes, outcome.title, variant.whole
