@@ -59,10 +59,8 @@ class NoiseLexicon:
     _DERIVED = ("_latin_weights", "_cjk_matcher")
 
     def __getstate__(self) -> dict[str, object]:
+        # Unpickling puts the state back into __dict__, as a frozen dataclass needs.
         return {k: v for k, v in self.__dict__.items() if k not in self._DERIVED}
-
-    def __setstate__(self, state: dict[str, object]) -> None:
-        self.__dict__.update(state)
 
     def noise_word_index(self, words: Iterable[str]) -> float:
         """T = Σ f_i · n_i / h_i over the lexicon words of a tag."""
