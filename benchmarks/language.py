@@ -16,7 +16,7 @@ Columns:
 - ``on the gold``: py3langid on the first ``PREFIX_CHARS`` of the gold text, where it
   has ``MIN_CHARS``: the detector alone, without the extraction's errors.
 
-Prints a Markdown table (docs/quality.md, "Language").
+Prints a Markdown table (docs/quality.md, "Language detection").
 """
 
 from __future__ import annotations

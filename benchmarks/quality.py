@@ -115,7 +115,7 @@ def _webclean_paper(pages: Sequence[Page] = ()) -> Extract:
 
 
 def _webclean_method(method: str) -> Callable[..., Extract]:
-    """The seed documents' other systems (blocks, ladom, mlp), packaged as they are."""
+    """The other source documents' systems (blocks, ladom, mlp), packaged as they are."""
     return lambda pages=(): _webclean(pages, method=method)
 
 

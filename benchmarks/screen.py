@@ -12,7 +12,8 @@ decides the units again, with one pass of ``extract.SMOOTHING["svm"]`` left out
 (``without:posts``), the posts' texts kept as such (``without:post_texts``) or the
 rest of their records dropped as such (``without:post_panels``); ``baseline`` is the method as it is, and reproduces the
 leave-one-set-out figures. A change to Step 1, the features or the training must be
-measured with the leave-one-set-out run itself (docs/quality.md).
+measured with the leave-one-set-out run itself (docs/quality.md, "What the method adds
+to the paper").
 
 Prints, per variant, the mean over the seeds of each set's figure (token F1 for the
 full-gold sets, snippet F1 for a snippet set), its difference to the baseline, and the

@@ -298,8 +298,7 @@ def _workspace(rows: int, columns: int) -> np.ndarray:
 
     A page's kernel matrix is about a megabyte: allocated afresh for every call, the
     allocator hands it out as new pages from the operating system, and the page
-    faults cost several times the arithmetic (benchmarks/speed.py: classification
-    took 0.8 ms a page, 0.2 ms with the workspace). At most _CHUNK rows.
+    faults cost several times the arithmetic. At most _CHUNK rows.
     """
     buffer = getattr(_WORKSPACES, "buffer", None)
     if buffer is None or buffer.size < rows * columns:

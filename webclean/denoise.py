@@ -49,7 +49,7 @@ def denoise(
         kept = smooth(units, kept, beta, rest)
     if "tail_lines" in smoothing:
         kept = [None if unsure else text for text, unsure in zip(kept, tail_lines(units, kept, lexicon, svm, feature_set))]
-    # A thread located as its posts (method svm, docs/quality.md #51): each post's text
+    # A thread located as its posts (method svm, locate._records): each post's text
     # is kept, the rest of its record (user panel, signature, links) dropped.
     return [unit.text if unit.post > 0 else None if unit.post < 0 else text for unit, text in zip(units, kept)]
 
@@ -86,8 +86,8 @@ def decide(
     for i, text in zip(long_units, noise_filter([units[i] for i in long_units], lexicon, svm, feature_set)):
         kept[i] = text
     if whole:
-        # Departure (method svm, docs/quality.md change #30): a long unit none of whose
-        # sentences passed alone is kept whole when the whole of it is content.
+        # Departure (method svm): a long unit none of whose sentences passed alone is kept
+        # whole when the whole of it is content: a short article's last paragraph was lost.
         keep_content([i for i in long_units if kept[i] is None])
     return kept
 
@@ -111,8 +111,8 @@ _PICTURE_CREDIT_RE = re.compile(
 # A label: a short line that ends with a colon ("Tags:", "Last modified:", "Release
 # Date:", "Advertisement:"), dropped when the line it labels is (empty_labels).
 LABEL_CHARS = 40
-# The link_runs pass drops runs of at least this many all-link lines; 2 scored a little
-# above 3 and 4 on every dev set (docs/quality.md).
+# The link_runs pass drops runs of at least this many all-link lines: two links in a row
+# are already a list (2 scored above 3 and 4: docs/experiments/quality-history.md, #2b).
 LINK_RUN = 2
 
 
@@ -122,30 +122,31 @@ def smooth(
     """Correct single decisions by their neighbours' (method svm).
 
     Departure from the paper, which decides each tag alone: the classifier sees one
-    line and a little of its context, but main text and noise come in runs.
+    line and a little of its context, but main text and noise come in runs. What each
+    pass brings on sets held out: docs/quality.md, "What the method adds to the paper".
     - ``link_runs``: every line of a run of ``link_run`` or more all-link lines is
       noise: a list of links (navigation, related articles, tags), never prose; so are
       the short lines (at most β characters) just before and after the run;
     - ``credits``: a line of at most CREDIT_CHARS characters that holds a source or an
       editor's label (来源：, 责任编辑：) is noise: a news page's credit line, which the
-      classifier, having seen few, often keeps (docs/quality.md, change #54); and a
-      line of at most PICTURE_CREDIT_CHARS with a copyright sign or a picture label (#56);
+      classifier, having seen few, often keeps; and a line of at most
+      PICTURE_CREDIT_CHARS with a copyright sign or a picture label;
     - ``see_also``: a line of at most SEE_ALSO_CHARS characters that opens with a "read
       also" label (Lesen Sie auch:, VEA TAMBIÉN:, 延伸阅读：) is noise: another story's
-      headline (#57);
+      headline;
     - ``notices``: a line of at most NOTICE_CHARS characters that calls the reader to
       subscribe, sign up or follow, or that states the comments' policy or the rights
       reserved ("Sign up for our newsletter", "Folgen Sie uns auf Twitter", "All rights
       reserved"), in the languages of the dev data, is noise: the site's, not the
-      story's (#68);
+      story's;
     - ``empty_headings``: a kept heading after the text's first kept paragraph of more
       than TEXT_PARAGRAPH_CHARS characters, with nothing kept between it and the next
       heading or the end, is noise when lines (all dropped) lie under it, or when it
       comes after the text's last such paragraph: it heads a box whose lines are
-      dropped (docs/quality.md, #58 and #59);
+      dropped;
     - ``empty_labels``: a kept line of at most LABEL_CHARS characters that ends with a
       colon, whose next line is dropped (or that ends the page), is noise: it labels
-      a list of tags, a date or a form field that is not text (#66).
+      a list of tags, a date or a form field that is not text.
     Table cells (not samples) are left as they are.
     """
     unknown = set(passes) - set(SMOOTHING_PASSES)
@@ -175,12 +176,12 @@ def link_runs(
 
     A line of LONG_LINE characters or more is a paragraph even when all of it is a
     link (a figure's text wrapped in its link): it is never part of a run, and goes to
-    the classifier (docs/quality.md, change #52).
+    the classifier.
 
     With ``beta``, also the line of at most β characters just before and just after
     each run: the heading of a list of links ("Related", "相关新闻", "Kategorien") and
-    a "More" or a label after it (docs/quality.md, changes #23 and #26); but not a line
-    that the page's ``title`` holds, which is the headline after a menu.
+    a "More" or a label after it; but not a line that the page's ``title`` holds,
+    which is the headline after a menu.
     """
     n = len(units)
     dropped = [False] * n
@@ -241,9 +242,9 @@ def tail_lines(
 
     After an article's last paragraph come its site's lines: a bio, a call to comment,
     a teaser, a label; the classifier keeps many of them at decisions between 0 and 1
-    (method svm, docs/quality.md #69). Lines in CJK ideographs are left alone: there the
-    tail's short lines are more often the text's (a forum's short replies, a closing
-    line), and the Chinese dev files lost with them. Lines of a thread's posts are the
+    (method svm). Lines in CJK ideographs are left alone: there the tail's short lines
+    are more often the text's (a forum's short replies, a closing line), and the
+    Chinese dev files lost with them. Lines of a thread's posts are the
     thread's. The decision is the whole line's, as the classifier gives it.
     """
     unsure = [False] * len(units)

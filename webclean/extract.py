@@ -35,17 +35,19 @@ FEATURE_SET = {"paper": "paper", "svm": "rich"}
 # all of them); the "region" features (which "stopwords" and "rich" extend) say where a line lies.
 # The paper classifies the block's own tags only. For svm every line before the block:
 # its headline, standfirst and lead paragraph often sit there, outside the block Step 1
-# finds (docs/quality.md, change #14). A per-method constant, as SMOOTHING below, and
-# the model is trained with it.
+# finds (docs/quality.md, "What the method adds to the paper"). A per-method constant,
+# as SMOOTHING below, and the model is trained with it.
 MARGIN_LINES: dict[str, tuple[int | None, int]] = {"paper": (0, 0), "svm": (None, 0)}
-# The passes of denoise.smooth each method runs. The paper decides each tag alone;
-# for svm, the passes that raised CV F1 on the dev data as a whole (docs/quality.md).
+# The passes of denoise.smooth each method runs. The paper decides each tag alone; for
+# svm, the passes that pay on sets held out (docs/quality.md, "What the method adds to
+# the paper").
 # A per-method constant, not a setting: it is part of what each method is, and a
 # packaged model is trained and judged with its method's passes.
 SMOOTHING: dict[str, tuple[str, ...]] = {"paper": (), "svm": ("link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels", "tail_lines")}
 # Whether a long unit that the noise filter drops entirely is classified whole and kept
-# when that says content: the paper drops it; for svm keeping it raised CV F1 a little
-# on every dev set (docs/quality.md, change #30). A per-method constant, as SMOOTHING.
+# when that says content: the paper drops it; for svm a short article's last paragraph
+# was lost whole (docs/quality.md, "What the method adds to the paper"). A per-method
+# constant, as SMOOTHING.
 KEEP_WHOLE: dict[str, bool] = {"paper": False, "svm": True}
 
 

@@ -56,8 +56,8 @@ class Unit(NamedTuple):
     region: int = 0
     # In a thread located as its posts (locate._records): 1 for a line of a post's
     # text, -1 for one elsewhere in a post's record (its panel, signature, links) or
-    # after the last record (reply box, pager, who is online: docs/quality.md, #55),
-    # 0 for any other line. Not a feature: denoise keeps and drops these lines as such.
+    # after the last record (reply box, pager, who is online: a thread ends with its last
+    # post), 0 for any other line. Not a feature: denoise keeps and drops these lines as such.
     post: int = 0
     # The segment.ANCESTOR_GROUPS its ancestors name, as bits (the "rich" features).
     groups: int = 0
@@ -204,13 +204,13 @@ CONTEXT_FEATURE_NAMES = (
 def context_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
     """The extended features and more of the line's own text and its place (method svm).
 
-    Departure from the paper, measured in docs/quality.md ("Changes to method svm,
-    measured"): the five features and the line's kind say little about a line of
-    prose in a comment or a one-word label between paragraphs. Language-agnostic
-    signs of prose (how many sentences end in the text, how dense its punctuation
-    is), how deep the line sits below the block, whether it comes before the first or
-    after the last long paragraph of the block (content clusters between them) and
-    the length of the lines around it add that context. Comments and boxes nest
+    Departure from the paper (docs/experiments/quality-history.md, #1): the five
+    features and the line's kind say little about a line of prose in a comment or a
+    one-word label between paragraphs. Language-agnostic signs of prose (how many
+    sentences end in the text, how dense its punctuation is), how deep the line sits
+    below the block, whether it comes before the first or after the last long
+    paragraph of the block (content clusters between them) and the length of the lines
+    around it add that context. Comments and boxes nest
     deeper (or shallower) than the article's paragraphs: the depth offset says so.
 
     Unlike the paper's T, the context set's T matches the lexicon in the text
@@ -247,9 +247,9 @@ REGION_FEATURE_NAMES = (*CONTEXT_FEATURE_NAMES, "before_block", "after_block")
 def region_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
     """The context features, and whether the line lies in a margin of the located block.
 
-    Departure from the paper (docs/quality.md, "region margin"): the lines just
-    before and after the block are classified too, so that a headline or a lead
-    paragraph that Step 1 left out can be kept; these two features let the
+    Departure from the paper (docs/quality.md, "What the method adds to the paper"):
+    the lines just before and after the block are classified too, so that a headline
+    or a lead paragraph that Step 1 left out can be kept; these two features let the
     classifier ask more of them than of the block's own lines.
     """
     return _region_row(unit, text, lexicon, lexicon.word_index(text))
@@ -266,9 +266,10 @@ STOPWORD_FEATURE_NAMES = (*REGION_FEATURE_NAMES, "stopword_density")
 def stopword_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
     """The region features and the line's stop-word density (method svm).
 
-    Departure from the paper (docs/quality.md, change #47): the share of the line's
-    words that are the training pages' most frequent main-text words
-    (NoiseLexicon.indices). T comes from the same pass over the text.
+    Departure from the paper: the share of the line's words that are the training
+    pages' most frequent main-text words (NoiseLexicon.indices). Prose of any language
+    is dense in its function words; labels, menus and names are not. T comes from the
+    same pass over the text.
     """
     t, density = lexicon.indices(text)
     return [*_region_row(unit, text, lexicon, t), density]
@@ -301,7 +302,7 @@ _GROUP_COLUMNS = [
 
 def rich_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
     """The stop-word features, the shape of the line's text and the boxes its ancestors
-    name (method svm; docs/quality.md, #61).
+    name (method svm; docs/experiments/quality-history.md, #61).
 
     Read whole by the boosted trees only; the SVM reads the stop-word columns at the
     front (:data:`SVM_WIDTHS`). The trees learn from every labelled line and afford

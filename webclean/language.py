@@ -4,7 +4,8 @@ A result's ``lang`` is the language that py3langid detects in the extracted text
 the text is long enough to tell, else the declared one (``<html lang>``), which stays
 in ``lang_declared`` either way. py3langid ships its model inside its package: nothing
 is downloaded, and the model loads once a process, on the first text detected.
-benchmarks/language.py measures the accuracy on the dev sets (docs/quality.md).
+benchmarks/language.py measures the accuracy on the dev sets (docs/quality.md,
+"Language detection").
 """
 
 from __future__ import annotations
@@ -15,9 +16,8 @@ from lxml import etree
 
 __all__ = ["MIN_CHARS", "PREFIX_CHARS", "declared_language", "detect_language", "page_language"]
 
-# Detection reads at most this much of the text, so that its cost (py3langid's is
-# about linear in the text: 0.85 ms a page at 1,000 characters) does not grow with the
-# page; on the dev sets' gold texts 400 characters were already as accurate as 1,000.
+# Detection reads at most this much of the text, so that its cost (about linear in the
+# text) does not grow with the page; 400 characters are as accurate as 1,000.
 PREFIX_CHARS = 400
 # A shorter text keeps the declared language: on the dev sets' gold texts, py3langid was
 # right on 93-100 % of the texts cut to 100 characters, and on 95-100 % at 200.

@@ -86,7 +86,7 @@ def locate_region(
 ) -> Block | None:
     """Step 1 on lines instead of ``<p>``s, for the improved method.
 
-    Departures from the paper, each measured on the dev data (docs/quality.md):
+    Departures from the paper (docs/method.md, "Departures in method svm"):
     every line of text counts, not only ``<p>`` (text in ``<div>``/``<td>``/``<br>``);
     more tags compete (``td``, ``article``, ``section``, ``body`` …); and the winner
     grows into its parent while the parent's siblings add more than ``ascend_gain``
@@ -168,7 +168,7 @@ def _continued(
     the block to grow and too much to look past. When the ancestor that the block
     would grow into holds at least _CONTINUED times its text, and what lay between
     adds at most _BESIDE characters, the block grows into that ancestor
-    (docs/quality.md, change #46).
+    (docs/quality.md, "What the method adds to the paper").
     """
     below, above = node, node.getparent()
     while above is not None and above.tag != "html" and total.get(above, 0) < (1.0 + ascend_gain) * total[best]:
@@ -200,9 +200,10 @@ def _records(best: etree._Element, total: dict[etree._Element, int], ascend_gain
     replies are lost. When an ancestor of the block (up to _RECORD_DEPTH levels) is
     one of at least three such records that hold counted text, and their parent adds
     at least ``ascend_gain`` of the block's text, the block grows into the parent
-    (docs/quality.md, change #50), and the records are returned, the block's among them.
+    (docs/quality.md, "What the method adds to the paper"), and the records are
+    returned, the block's among them.
     Records alike only in their first class word count when they look like posts
-    (:func:`_thread`, change #53).
+    (:func:`_thread`).
     """
     element = best
     for _ in range(_RECORD_DEPTH):
@@ -230,7 +231,7 @@ def _posts_within(winner: etree._Element, block: etree._Element, total: dict[etr
     thread by the usual gain, and the replies, short lines between the panels' links,
     are lost to the link runs and the classifier. So the winning text's ancestors
     inside the block (not the text's own element) are looked at as records too, by the
-    stricter test of :func:`_thread` (docs/quality.md, change #53).
+    stricter test of :func:`_thread`.
     """
     element = winner
     for _ in range(_RECORD_DEPTH):
@@ -329,7 +330,7 @@ def _follow(
 
 def _slots(best: etree._Element, records: tuple[etree._Element, ...]) -> tuple[etree._Element, ...]:
     """In each record, the element reached from it by the tags and classes that lead from
-    the winning post's record down to ``best``: each post's text (docs/quality.md, #51).
+    the winning post's record down to ``best``: each post's text.
     Empty when fewer than _RECORDS records have one: records alike outside and not
     within (a page's sections) are not a thread's posts."""
     record = next(r for r in records if r is best or r in best.iterancestors())

@@ -56,7 +56,7 @@ class ParseError(Exception):
 # template: inert markup; svg: drawing labels, and its <title> is not the page's;
 # object/embed/applet: plug-in content; select/button/datalist: form controls, whose
 # options and labels are the page's menus and buttons (an archive's drop-down of months
-# outweighed a blog post when locating the block: docs/quality.md, #62); rt/rp: ruby
+# outweighed a blog post when locating the block: docs/experiments/quality-history.md, #62); rt/rp: ruby
 # annotations, the readings set over Japanese or Chinese characters, which would cut
 # every word of the text they gloss. Not every textarea: a few old pages show their
 # text in one; those holding markup go (_drop_markup_textareas).

@@ -37,7 +37,7 @@ _NOISE_ATTR_WORDS = frozenset(
     "share sharing social related recommend promo sponsor advert ad ads banner copyright subscribe "
     "newsletter cookie consent popup modal toolbar pagination pager tag tags login signup widget hot rank".split()
 )
-# Finer marks, for the boosted trees of method svm (docs/quality.md, #61): the kinds of
+# Finer marks, for the boosted trees of method svm (docs/experiments/quality-history.md, #61): the kinds of
 # box an ancestor's class/id words (or its tag) name; bit k of Line.groups is the k-th
 # group, set when any ancestor inside the walked container names it.
 ANCESTOR_GROUPS = (
@@ -96,7 +96,7 @@ class Line(NamedTuple):
     # The marks of the nearest ancestor (or self) whose tag or class/id words name
     # what it holds: navigation, comments, footers … (noise), the article (content), or
     # both at once ("comment-content"). The nearest decides: a comment box inside the
-    # page's "main-content" is a comment (docs/quality.md, change #22).
+    # page's "main-content" is a comment.
     noise_attr: bool
     content_attr: bool
     groups: int = 0  # the ANCESTOR_GROUPS named by the line's ancestors, as bits
@@ -109,7 +109,7 @@ class Line(NamedTuple):
 
 # Elements a browser does not show: the attributes are tested in C, the values here.
 # Found through the attributes, in document order: libxml2 walks to named attributes
-# faster than it tests a predicate on every element (0.2 ms a page against 0.35).
+# faster than it tests a predicate on every element.
 _MAYBE_HIDDEN = etree.XPath("//@hidden/.. | //@aria-hidden/.. | //@style/..")
 
 
@@ -238,7 +238,7 @@ def segment(container: etree._Element) -> list[Line]:
             owners.pop()
         state = stack[-1] if stack else top
         # The tail is measured as linked when the element is a link or inside one:
-        # counted as the parent's text instead, CV F1 fell (docs/quality.md, #13).
+        # counted as the parent's text instead, F1 fell (docs/experiments/quality-history.md, #13).
         tail = el.tail
         if tail and el is not container:
             pieces.append(tail)

@@ -213,7 +213,7 @@ def page_weights(labels: np.ndarray, pages: np.ndarray, sets: np.ndarray, power:
     """A weight for each unit: 1 / (labelled units of its page) ** power, scaled so that
     each set (``sets``: the page's source) keeps its share of the labelled units.
 
-    Departure (method svm, docs/quality.md, #39d): drawn uniformly, the lines of a few
+    Departure (method svm; docs/experiments/quality-history.md, #39d, #45): drawn uniformly, the lines of a few
     long pages fill the sample; weighted, it holds more pages. Mixed units weigh 0.
     """
     weights = np.zeros(len(labels))
@@ -344,7 +344,7 @@ def fit_sample(
 
     Method svm also fits boosted trees on every labelled unit, weighted as its sample
     is drawn (``pages``, ``sets``: :func:`page_weights`), and adds their log-odds to
-    the SVM's decision value (docs/quality.md, #60): the SVM learns from a sample of
+    the SVM's decision value (docs/experiments/quality-history.md, #60): the SVM learns from a sample of
     5,000 lines, which the kernel's cost limits; trees learn from all of them.
 
     Apart from fit_on_units so that the Spark job, which computes the rows in

@@ -1,4 +1,4 @@
-"""webclean.methods.blocks: DOM block scoring (seed 002)."""
+"""webclean.methods.blocks: DOM block scoring (after a master's thesis, chapter 3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""webclean.methods.ladom: link-noise regions and anchored extraction (seed 003)."""
+"""webclean.methods.ladom: link-noise regions and anchored extraction (after Chen et al., 2007)."""
 
 from __future__ import annotations
 

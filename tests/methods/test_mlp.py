@@ -1,4 +1,4 @@
-"""webclean.methods.mlp: the line classifier of seed 004, trained and saved as data."""
+"""webclean.methods.mlp: the line classifier after a BP network over lines, trained and saved as data."""
 
 from __future__ import annotations
 

@@ -1,14 +1,14 @@
-"""The systems of the other seed documents, as selectable methods (method.md, last part).
+"""The systems of the other source documents, as selectable methods (docs/methods.md).
 
 Each shares decoding, parsing and the result type with the SVM method; only the steps
 from the parsed tree to the text differ. ``run_other_method`` dispatches on
 ``config.method``:
 
-- ``blocks``: DOM block scoring, seed 002 (methods/blocks.py);
-- ``ladom``: link-noise marking on the LA-DOM tree and anchored extraction, seed 003
-  (methods/ladom.py);
-- ``mlp``: a multi-layer perceptron over the lines of the page, seed 004
-  (methods/mlp.py), with its own trained model.
+- ``blocks``: DOM block scoring, after a master's thesis, chapter 3 (methods/blocks.py);
+- ``ladom``: link-noise marking on the LA-DOM tree and anchored extraction, after
+  Chen, Li, Chen and Li, Journal of Yanshan University 31(6), 2007 (methods/ladom.py);
+- ``mlp``: a multi-layer perceptron over the lines of the page, after a BP network
+  over lines (methods/mlp.py), with its own trained model.
 
 All three fill ``published`` and ``source`` from methods/metadata.py, read before a
 method edits the tree.

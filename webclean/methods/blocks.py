@@ -1,6 +1,6 @@
-"""Method "blocks": DOM block scoring, after seed 002 (thesis, chapter 3; method.md).
+"""Method "blocks": DOM block scoring, after a master's thesis, chapter 3 (docs/methods.md).
 
-The seed's recipe (its steps 1-5):
+The thesis's recipe (its steps 1-5):
 
 1. parse the page into a DOM tree;
 2. delete ``script``, ``form``, ``style``, ``iframe`` and the like;
@@ -39,12 +39,12 @@ from webclean.segment import BLOCK_LEVEL, LINE_BREAKS
 
 __all__ = ["BLOCK_TAGS", "NOISE_PHRASES", "Block", "block_score", "blocks_text", "collect_blocks"]
 
-# Step 3: the seed's block tags.
+# Step 3: the thesis's block tags.
 BLOCK_TAGS = frozenset({"table", "tbody", "tr", "div", "p"})
 # Step 2: parse.parse_html already removes script, style, iframe (and other junk) and
 # the forms that hold under 200 characters. Departure: a form that wraps the whole
 # page (ASP.NET WebForms) is kept, as everywhere in webclean, or those pages would
-# lose all their text; the seed's Java pages had none.
+# lose all their text; the thesis's Java pages had none.
 # Step 3: common noise phrases, Chinese (simplified and traditional) and English; lower case.
 NOISE_PHRASES = (
     "版权所有", "版權所有", "copyright", "©", "all rights reserved", "收藏", "联系客服", "聯繫客服",
@@ -53,7 +53,7 @@ NOISE_PHRASES = (
     "subscribe", "share this",
 )  # fmt: skip
 # Departure: only blocks of at most this many characters are deleted for a noise
-# phrase. The seed deletes any block that holds one, which deletes a whole article
+# phrase. The thesis deletes any block that holds one, which deletes a whole article
 # that quotes "收藏" or ends with its own copyright line; measured on the dev data
 # (docs/methods.md) the cap keeps those and still drops footers and share bars.
 NOISE_BLOCK_MAX_CHARS = 200

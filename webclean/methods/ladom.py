@@ -1,6 +1,6 @@
-"""Method "ladom": news pages to structured records, after seed 003 (method.md).
+"""Method "ladom": news pages to structured records, after Chen et al. (2007; docs/methods.md).
 
-Chen et al., Journal of Yanshan University 31(6), 2007. The seed's steps, and where
+Chen et al., Journal of Yanshan University 31(6), 2007. The paper's steps, and where
 each is done here:
 
 1. Pre-processing (its §1). Rule 1 drops some tags alone, keeping what they hold
@@ -24,7 +24,7 @@ each is done here:
    lines that end no sentence, boilerplate phrases) are removed up to the first line
    that reads like content.
 
-The seed's text breaks off at step 4, so steps 4-5 follow its abstract ("forward
+The paper's text breaks off at step 4, so steps 4-5 follow its abstract ("forward
 direct extraction combined with reverse filtering"): the forward pass runs from the
 anchors to the end of the page and the backward filter alone ends the body (a rule
 that stopped the forward pass at a run of link-noise lines was measured, and lost
@@ -63,7 +63,7 @@ _CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 @dataclass(frozen=True)
 class NewsRecord:
-    """Seed 003's structured result."""
+    """The structured result of Chen et al. (2007)."""
 
     title: str
     published: str | None

@@ -1,7 +1,7 @@
-"""Time of publication and source of a page: the structured fields of seed 003.
+"""Time of publication and source of a page: the structured fields of Chen et al. (2007).
 
-Seed 003 turns a news page into a record (title, time, source, body); every method
-fills the last two the same way, from here:
+Chen et al. (Journal of Yanshan University, 2007) turn a news page into a record
+(title, time, source, body); every method fills the last two the same way, from here:
 
 - ``published``: the page's own machine-readable date first (``<meta
   property="article:published_time">``, ``pubdate``, ``itemprop="datePublished"``,
@@ -10,7 +10,7 @@ fills the last two the same way, from here:
   Always returned as ISO 8601 (``2022-03-05T08:30:00``, or ``2022-03-05`` without a
   time); a meta value that carries a zone keeps it.
 - ``source``: a visible "来源：新华社" / "Source: Reuters" (the agency the story is
-  from, which is what seed 003 means by 信息来源), else ``og:site_name``, else the
+  from, which is what Chen et al. mean by 信息来源), else ``og:site_name``, else the
   ``author`` meta.
 
 Nothing here edits the tree.

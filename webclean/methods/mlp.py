@@ -1,6 +1,6 @@
-"""Method "mlp": a multi-layer perceptron over the lines of the page, after seed 004.
+"""Method "mlp": a multi-layer perceptron over the lines of the page, after a BP network over lines.
 
-The seed (method.md): the page is decoded by its meta charset into UTF-8 (done by
+The paper (docs/methods.md): the page is decoded by its meta charset into UTF-8 (done by
 decode.py for every method), tidied into a DOM tree (libxml2, parse.py), scripts,
 styles and empty tags removed (parse.py; empty tags make no line); then for each
 line of the normalised DOM its text density, its relevance to the page title and a
@@ -14,7 +14,7 @@ labelled by training.GoldMatcher; the saved model is data (weights, biases and t
 input scaling in ``arrays.npz``, the rest in ``model.json``, webclean/model.py's
 layout and checksum), and prediction is a NumPy forward pass.
 
-Departure: the seed's reference [5] and the seed itself use a handful of inputs of
+Departure: the paper's reference [5] and the paper itself use a handful of inputs of
 the line alone; the two neighbours' length and link ratio are added because a
 line's neighbourhood (inside a paragraph run or a link list) is the strongest
 evidence a line-level classifier has, and it costs nothing.
