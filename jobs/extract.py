@@ -32,14 +32,9 @@ except ImportError:  # run from a checkout: the package sits one folder up
 from webclean.config import ConfigError, load_config  # noqa: E402
 from webclean.model import ModelError  # noqa: E402
 from webclean.policy import ERROR_STATUSES, EXIT_OK, EXIT_POLICY, EXIT_USAGE, FailurePolicy  # noqa: E402
-from webclean.spark import (  # noqa: E402
-    INPUT_FORMATS,
-    ExtractJob,
-    InputError,
-    build_session,
-    configure_logging,
-    run_extract,
-)
+from webclean.spark.extract_job import ExtractJob, run_extract  # noqa: E402
+from webclean.spark.inputs import INPUT_FORMATS, InputError  # noqa: E402
+from webclean.spark.session import build_session, configure_logging  # noqa: E402
 
 INPUT_SCHEMA = """\
 input formats (auto: by the name's ending; other files of folders and globs are

@@ -31,16 +31,9 @@ from webclean.datasets import DataError  # noqa: E402
 from webclean.extract import FEATURE_SET  # noqa: E402
 from webclean.model import Model, ModelError, load_model, save_model  # noqa: E402
 from webclean.policy import EXIT_OK, EXIT_POLICY, EXIT_USAGE  # noqa: E402
-from webclean.spark import (  # noqa: E402
-    InputError,
-    InputFile,
-    LexiconChanges,
-    build_session,
-    configure_logging,
-    list_inputs,
-    rebuild_lexicon,
-    write_lexicon_changes,
-)
+from webclean.spark.inputs import InputError, InputFile, list_inputs  # noqa: E402
+from webclean.spark.lexicon_job import LexiconChanges, rebuild_lexicon, write_lexicon_changes  # noqa: E402
+from webclean.spark.session import build_session, configure_logging  # noqa: E402
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession

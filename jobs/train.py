@@ -28,7 +28,9 @@ from webclean.datasets import DataError  # noqa: E402
 from webclean.extract import FEATURE_SET  # noqa: E402
 from webclean.model import save_model  # noqa: E402
 from webclean.policy import EXIT_OK, EXIT_USAGE  # noqa: E402
-from webclean.spark import InputError, build_session, configure_logging, list_inputs, train_on_spark  # noqa: E402
+from webclean.spark.inputs import InputError, list_inputs  # noqa: E402
+from webclean.spark.session import build_session, configure_logging  # noqa: E402
+from webclean.spark.train_job import train_on_spark  # noqa: E402
 
 # What a wrong argument raises, before the job, or pages that cannot train a model:
 # reported in one line.

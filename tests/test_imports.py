@@ -23,7 +23,7 @@ def test_extract_stays_the_function_after_its_module_is_imported():
     code = (
         "import importlib, webclean\n"
         "module = importlib.import_module('webclean.extract')\n"
-        "import webclean.spark\n"
+        "import webclean.spark.extract_job\n"
         "assert webclean.extract is module.extract, webclean.extract"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

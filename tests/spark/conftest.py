@@ -16,7 +16,7 @@ pytest.importorskip("pyspark")
 
 from pyspark.sql import SparkSession  # noqa: E402
 
-from webclean.spark import build_session  # noqa: E402
+from webclean.spark.session import build_session  # noqa: E402
 
 from session_settings import local_settings  # noqa: E402
 

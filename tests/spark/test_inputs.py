@@ -18,7 +18,7 @@ import pytest
 pytest.importorskip("pyspark")
 
 from webclean.result import Status  # noqa: E402
-from webclean.spark import (  # noqa: E402
+from webclean.spark.inputs import (  # noqa: E402
     PARTITION_BYTES,
     TASKS_PER_CORE,
     InputError,
@@ -26,8 +26,8 @@ from webclean.spark import (  # noqa: E402
     find_inputs,
     list_inputs,
     pack_partitions,
-    read_input,
 )
+from webclean.spark.readers import read_input  # noqa: E402
 from webclean.warc import WarcEnd  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
