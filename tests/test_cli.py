@@ -254,7 +254,8 @@ def test_random_bytes_and_an_empty_file_are_said_to_be_what_they_are(tmp_path, c
 
 
 def test_json_names_what_the_parquet_output_names_and_says_the_same(page_file, capsys):
-    pytest.importorskip("pyspark")
+    pytest.importorskip("pyarrow")
+    pytest.importorskip("warcio")
     from webclean.model import default_model
     from webclean.spark.readers import InputRecord
     from webclean.spark.rows import OUTPUT_SCHEMA, page_row
@@ -276,7 +277,8 @@ def test_json_names_what_the_parquet_output_names_and_says_the_same(page_file, c
 def test_json_names_a_file_and_its_url_as_the_job_does(tmp_path, monkeypatch, capsys):
     """A relative path, a name with a query string, a canonical link: the job's reader of
     HTML dumps gives the same source_file and url; standard input has no file URI."""
-    pytest.importorskip("pyspark")
+    pytest.importorskip("pyarrow")
+    pytest.importorskip("warcio")
     from webclean.spark.inputs import list_inputs
     from webclean.spark.readers import read_input
 

@@ -11,11 +11,11 @@ import gzip
 import json
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
-pytest.importorskip("pyspark")
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+pytest.importorskip("warcio")
 
 from webclean.result import Status  # noqa: E402
 from webclean.spark.inputs import (  # noqa: E402

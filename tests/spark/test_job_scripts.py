@@ -71,10 +71,11 @@ def test_bad_job_arguments_fail_at_start():
         ExtractJob(inputs=("x",), output="o", run_date="15/01/2024")
 
 
-def test_the_package_zip_shipped_from_a_checkout_is_removed_at_exit(monkeypatch):
+def test_the_package_zip_shipped_from_a_checkout_holds_every_module_and_is_removed_at_exit(monkeypatch):
     import atexit
     import zipfile
 
+    import webclean
     from webclean.spark import session
 
     shipped: list[str] = []
@@ -82,7 +83,12 @@ def test_the_package_zip_shipped_from_a_checkout_is_removed_at_exit(monkeypatch)
     at_exit: list[tuple] = []
     monkeypatch.setattr(atexit, "register", lambda function, *args, **kwargs: at_exit.append((function, args, kwargs)))
     session._ship_package(types.SimpleNamespace(sparkContext=context))
-    assert len(shipped) == 1 and zipfile.ZipFile(shipped[0]).getinfo("webclean/extract.py")
+    assert len(shipped) == 1
+    package = Path(webclean.__file__).resolve().parent
+    modules = {f"webclean/{p.relative_to(package).as_posix()}" for p in package.rglob("*.py")}
+    # The subpackages too: the executors import webclean.spark.rows and webclean.methods.
+    assert {"webclean/extract.py", "webclean/spark/__init__.py", "webclean/spark/rows.py"} <= modules
+    assert set(zipfile.ZipFile(shipped[0]).namelist()) == modules
     for function, args, kwargs in at_exit:
         function(*args, **kwargs)
     assert not Path(shipped[0]).parent.exists()
