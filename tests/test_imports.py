@@ -12,7 +12,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "webclean"
 # The modules of webclean.spark that need a SparkSession; the others need only pyarrow.
-SPARK_MODULES = {"session", "extract_job", "train_job", "lexicon_job"}
+SPARK_MODULES = {"session", "job", "extract_job", "train_job", "lexicon_job"}
 
 
 def test_import_webclean_does_not_import_pyspark():

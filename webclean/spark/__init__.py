@@ -10,7 +10,8 @@ One concern a module. Those that need only pyarrow import no pyspark, and they a
 - ``rows``: a page record extracted into its output row, and the rows' schema (pyarrow only);
 - ``session``: the SparkSession, its logging, and webclean shipped to the executors;
 - ``extract_job``, ``train_job``, ``lexicon_job``: the library side of jobs/extract.py,
-  jobs/train.py and jobs/lexicon.py.
+  jobs/train.py and jobs/lexicon.py;
+- ``job``: what those three scripts share: their parser, one-line errors and session.
 
 A run of the extract job, in order:
 
