@@ -31,15 +31,10 @@ except ImportError:  # run from a checkout: the package sits one folder up
 
 from webclean.config import ConfigError, load_config  # noqa: E402
 from webclean.model import ModelError  # noqa: E402
-from webclean.policy import ERROR_STATUSES, EXIT_OK, EXIT_POLICY, EXIT_USAGE, FailurePolicy  # noqa: E402
-from webclean.spark import (  # noqa: E402
-    INPUT_FORMATS,
-    ExtractJob,
-    InputError,
-    build_session,
-    configure_logging,
-    run_extract,
-)
+from webclean.policy import ERROR_STATUSES, EXIT_OK, EXIT_POLICY, FailurePolicy  # noqa: E402
+from webclean.spark.extract_job import ExtractJob, run_extract  # noqa: E402
+from webclean.spark.inputs import INPUT_FORMATS, InputError  # noqa: E402
+from webclean.spark.job import Job  # noqa: E402
 
 INPUT_SCHEMA = """\
 input formats (auto: by the name's ending; other files of folders and globs are
@@ -55,8 +50,8 @@ skipped, logged and counted in the summary's files_skipped):
            column; a row per row, offset = row number
 """
 
-# What a wrong argument raises: reported in one line, before or instead of the job.
-USAGE_ERRORS = (ConfigError, InputError, ModelError)
+# A wrong argument is reported in one line, before or instead of the job.
+JOB = Job("extract", usage_errors=(ConfigError, InputError, ModelError))
 
 
 def share(text: str) -> float:
@@ -67,10 +62,12 @@ def share(text: str) -> float:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0], epilog=INPUT_SCHEMA, formatter_class=argparse.RawDescriptionHelpFormatter
+    parser = JOB.parser(
+        __doc__,
+        "files, folders, globs or listing files",
+        epilog=INPUT_SCHEMA,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--input", nargs="+", required=True, metavar="PATH", help="files, folders, globs or listing files")
     parser.add_argument("--output", required=True, metavar="DIR", help="Parquet output folder (local, file://, s3a://, hdfs://)")
     parser.add_argument("--input-format", choices=INPUT_FORMATS, default="auto")
     parser.add_argument("--model", metavar="DIR", help="model folder (default: the model packaged for the method)")
@@ -90,30 +87,25 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    configure_logging()
-    try:
-        job = ExtractJob(
-            inputs=tuple(args.input),
-            output=args.output,
-            run_date=(args.run_date or datetime.now(timezone.utc).date()).isoformat(),
-            input_format=args.input_format,
-            config=load_config(args.config, args.set),
-            model_path=args.model,
-            policy=FailurePolicy(args.max_error_share, args.fail_on_file_errors),
-        )
-        spark = build_session("webclean-extract")
-        try:
-            summary = run_extract(spark, job)
-        finally:
-            spark.stop()
-    except USAGE_ERRORS as exc:
-        print(f"extract: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+    return JOB.run(extract_pages, parse_args(argv))
+
+
+def extract_pages(args: argparse.Namespace) -> int:
+    job = ExtractJob(
+        inputs=tuple(args.input),
+        output=args.output,
+        run_date=(args.run_date or datetime.now(timezone.utc).date()).isoformat(),
+        input_format=args.input_format,
+        config=load_config(args.config, args.set),
+        model_path=args.model,
+        policy=FailurePolicy(args.max_error_share, args.fail_on_file_errors),
+    )
+    with JOB.session() as spark:
+        summary = run_extract(spark, job)
     print(summary.to_text())
     if not summary.passed:
         for failure in summary.failures:
-            print(f"extract: failed: {failure}", file=sys.stderr)
+            JOB.say("failed", failure)
         return EXIT_POLICY
     return EXIT_OK
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 try:
@@ -30,23 +30,17 @@ except ImportError:  # run from a checkout: the package sits one folder up
 from webclean.datasets import DataError  # noqa: E402
 from webclean.extract import FEATURE_SET  # noqa: E402
 from webclean.model import Model, ModelError, load_model, save_model  # noqa: E402
-from webclean.policy import EXIT_OK, EXIT_POLICY, EXIT_USAGE  # noqa: E402
-from webclean.spark import (  # noqa: E402
-    InputError,
-    InputFile,
-    LexiconChanges,
-    build_session,
-    configure_logging,
-    list_inputs,
-    rebuild_lexicon,
-    write_lexicon_changes,
-)
+from webclean.policy import EXIT_OK, EXIT_POLICY  # noqa: E402
+from webclean.spark.inputs import InputError, InputFile, list_inputs  # noqa: E402
+from webclean.spark.job import Job, input_names  # noqa: E402
+from webclean.spark.lexicon_job import LexiconChanges, rebuild_lexicon, write_lexicon_changes  # noqa: E402
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
-# What a wrong argument raises: reported in one line, before the job.
-USAGE_ERRORS = (InputError, ModelError)
+# A wrong argument, before the job, or pages too few to refit the classifier (DataError,
+# raised on the driver): reported in one line.
+JOB = Job("lexicon", usage_errors=(InputError, ModelError, DataError))
 # The pages (with a located block) a lexicon is rebuilt from, at least, unless --force:
 # the packaged svm model's 4,115 words came from about 1,200 pages; 10 pages gave 26.
 MIN_PAGES = 200
@@ -59,8 +53,7 @@ class LexiconRefused(Exception):
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--input", nargs="+", required=True, metavar="PATH", help="JSON Lines of pages with gold, or folders")
+    parser = JOB.parser(__doc__, "JSON Lines of pages with gold, or folders")
     parser.add_argument("--model", required=True, type=Path, metavar="MODEL_DIR", help="the model whose lexicon is rebuilt")
     parser.add_argument("--output", required=True, type=Path, metavar="NEW_MODEL_DIR", help="folder for the new model")
     parser.add_argument("--refit", action="store_true", help="fit the classifier again (default: keep it)")
@@ -74,12 +67,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def run(spark: SparkSession, args: argparse.Namespace, model: Model, files: Sequence[InputFile]) -> LexiconChanges:
     """The job on a session: rebuild, check, save the new model and the changes beside it."""
-    sources = [PurePosixPath(p.rstrip("/")).name for p in args.input]
-    new, changes = rebuild_lexicon(spark, files, model, refit=args.refit, sources=sources)
+    new, changes = rebuild_lexicon(spark, files, model, refit=args.refit, sources=input_names(args.input))
     pages = int(new.metadata["report"]["pages_with_block"])
     warning = shrink_warning(changes)
     if warning:
-        print(f"lexicon: warning: {warning}", file=sys.stderr)
+        JOB.say("warning", warning)
     if pages < args.min_pages and not args.force:
         raise LexiconRefused(
             f"{pages} pages with a located block give a lexicon of {changes.words_after} words "
@@ -106,26 +98,19 @@ def svm_model(directory: Path) -> Model:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    configure_logging()
-    try:
-        if args.output.resolve() == args.model.resolve():
-            raise InputError("--output must be a new folder, not the model's own")
-        model, files = svm_model(args.model), list_inputs(args.input, "jsonl")
-    except USAGE_ERRORS as exc:
-        print(f"lexicon: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    spark = build_session("webclean-lexicon")
-    try:
-        changes = run(spark, args, model, files)
-    except LexiconRefused as exc:
-        print(f"lexicon: refused: {exc}", file=sys.stderr)
-        return EXIT_POLICY
-    except DataError as exc:  # raised on the driver: too few labelled units to refit
-        print(f"lexicon: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    finally:
-        spark.stop()
+    return JOB.run(rebuild, parse_args(argv))
+
+
+def rebuild(args: argparse.Namespace) -> int:
+    if args.output.resolve() == args.model.resolve():
+        raise InputError("--output must be a new folder, not the model's own")
+    model, files = svm_model(args.model), list_inputs(args.input, "jsonl")
+    with JOB.session() as spark:
+        try:
+            changes = run(spark, args, model, files)
+        except LexiconRefused as exc:
+            JOB.say("refused", exc)
+            return EXIT_POLICY
     print(changes.to_text())
     print(f"output: {args.output}")
     return EXIT_OK

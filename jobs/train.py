@@ -16,7 +16,7 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 try:
     import webclean  # noqa: F401
@@ -27,19 +27,20 @@ from webclean.config import Config, ConfigError, load_config  # noqa: E402
 from webclean.datasets import DataError  # noqa: E402
 from webclean.extract import FEATURE_SET  # noqa: E402
 from webclean.model import save_model  # noqa: E402
-from webclean.policy import EXIT_OK, EXIT_USAGE  # noqa: E402
-from webclean.spark import InputError, build_session, configure_logging, list_inputs, train_on_spark  # noqa: E402
+from webclean.policy import EXIT_OK  # noqa: E402
+from webclean.spark.inputs import InputError, list_inputs  # noqa: E402
+from webclean.spark.job import Job, input_names  # noqa: E402
+from webclean.spark.train_job import train_on_spark  # noqa: E402
 
-# What a wrong argument raises, before the job, or pages that cannot train a model:
-# reported in one line.
-USAGE_ERRORS = (ConfigError, InputError, DataError)
+# A wrong argument, before the job, or pages that cannot train a model (DataError, raised
+# on the driver: too few labelled units): reported in one line.
+JOB = Job("train", usage_errors=(ConfigError, InputError, DataError))
 # The methods trained here: those with a noise lexicon and an SVM.
 SVM_METHODS = tuple(FEATURE_SET)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--input", nargs="+", required=True, metavar="PATH", help="JSON Lines of pages with gold, or folders")
+    parser = JOB.parser(__doc__, "JSON Lines of pages with gold, or folders")
     parser.add_argument("--output", required=True, type=Path, metavar="MODEL_DIR", help="folder for the model")
     parser.add_argument("--config", metavar="FILE", help="TOML configuration, e.g. conf/webclean.toml")
     parser.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE", help="override one setting")
@@ -55,25 +56,15 @@ def svm_config(args: argparse.Namespace) -> Config:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    configure_logging()
+    return JOB.run(train, parse_args(argv))
+
+
+def train(args: argparse.Namespace) -> int:
     started = time.monotonic()
-    try:
-        config = svm_config(args)
-        files = list_inputs(args.input, "jsonl")
-    except USAGE_ERRORS as exc:
-        print(f"train: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    spark = build_session("webclean-train")
-    try:
-        # The names of the arguments, as `webclean train` records them.
-        sources = [PurePosixPath(p.rstrip("/")).name for p in args.input]
-        model, report = train_on_spark(spark, files, config, sources)
-    except DataError as exc:  # raised on the driver: too few labelled units
-        print(f"train: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    finally:
-        spark.stop()
+    config = svm_config(args)
+    files = list_inputs(args.input, "jsonl")
+    with JOB.session() as spark:
+        model, report = train_on_spark(spark, files, config, input_names(args.input))
     save_model(model, args.output)
     seconds = round(time.monotonic() - started, 1)
     print(json.dumps({"output": str(args.output), "seconds": seconds, **report.to_dict()}, indent=1))

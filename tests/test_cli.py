@@ -254,9 +254,11 @@ def test_random_bytes_and_an_empty_file_are_said_to_be_what_they_are(tmp_path, c
 
 
 def test_json_names_what_the_parquet_output_names_and_says_the_same(page_file, capsys):
-    pytest.importorskip("pyspark")
+    pytest.importorskip("pyarrow")
+    pytest.importorskip("warcio")
     from webclean.model import default_model
-    from webclean.spark import OUTPUT_SCHEMA, InputRecord, page_row
+    from webclean.spark.readers import InputRecord
+    from webclean.spark.rows import OUTPUT_SCHEMA, page_row
 
     assert main(["extract", "--json", "--url", "https://news.example/night-buses", str(page_file)]) == 0
     printed = json.loads(capsys.readouterr().out)
@@ -275,8 +277,10 @@ def test_json_names_what_the_parquet_output_names_and_says_the_same(page_file, c
 def test_json_names_a_file_and_its_url_as_the_job_does(tmp_path, monkeypatch, capsys):
     """A relative path, a name with a query string, a canonical link: the job's reader of
     HTML dumps gives the same source_file and url; standard input has no file URI."""
-    pytest.importorskip("pyspark")
-    from webclean.spark import list_inputs, read_input
+    pytest.importorskip("pyarrow")
+    pytest.importorskip("warcio")
+    from webclean.spark.inputs import list_inputs
+    from webclean.spark.readers import read_input
 
     site = tmp_path / "site"
     site.mkdir()

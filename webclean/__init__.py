@@ -14,7 +14,7 @@ from typing import Any
 
 # Imported eagerly: the function shares its name with its module, and a lazy import
 # would leave ``webclean.extract`` bound to the module once anything imported
-# ``webclean.extract`` as a module (webclean.spark does).
+# ``webclean.extract`` as a module (webclean.spark.extract_job does).
 from webclean.extract import extract  # noqa: F401 - the public name
 
 _EXPORTS = {

@@ -1,28 +1,33 @@
 """One local SparkSession for every Spark test (two cores, few partitions, quiet logs),
-and the input files that the job's tests and its listing tests share."""
+and the input files that the job's tests and its listing tests share.
+
+pyspark is imported by the session's fixture only: the tests of the listing and the
+readers need pyarrow alone.
+"""
 
 from __future__ import annotations
 
 import gzip
 import json
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
-pytest.importorskip("pyspark")
-
-from pyspark.sql import SparkSession  # noqa: E402
-
-from webclean.spark import build_session  # noqa: E402
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
 
 from session_settings import local_settings  # noqa: E402
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
 
 
 @pytest.fixture(scope="session")
 def spark() -> Iterator[SparkSession]:
+    pytest.importorskip("pyspark")
+    from webclean.spark.session import build_session
+
     session = build_session("webclean-tests", local_settings())
     session.sparkContext.setLogLevel("ERROR")
     yield session

@@ -24,18 +24,16 @@ from webclean.config import Config  # noqa: E402
 from webclean.model import MODELS_DIR, ModelError  # noqa: E402
 from webclean.policy import EXIT_POLICY, FailurePolicy  # noqa: E402
 from webclean.result import Extraction, Status  # noqa: E402
-from webclean.spark import (  # noqa: E402
-    OUTPUT_SCHEMA,
-    TRUNCATED,
+from webclean.spark.extract_job import (  # noqa: E402
     ExtractJob,
     RunSummary,
-    list_inputs,
-    pack_partitions,
     partition_path,
     run_extract,
     success_path,
     summary_path,
 )
+from webclean.spark.inputs import list_inputs, pack_partitions  # noqa: E402
+from webclean.spark.rows import OUTPUT_SCHEMA, TRUNCATED  # noqa: E402
 from webclean.warc import WarcEnd, WarcPage, iter_warc  # noqa: E402
 
 pytestmark = pytest.mark.spark
@@ -201,15 +199,15 @@ def test_the_policy_judges_the_run_and_only_a_run_that_passes_gets_its_marker(sp
 
 
 def test_a_partition_extracted_twice_is_counted_once(spark, tmp_path, monkeypatch):
-    from webclean import spark as spark_module
+    from webclean.spark import extract_job
 
-    write = spark_module._write
+    write = extract_job._write
 
     def write_after_a_first_pass(pages, job):
         pages.count()  # every task runs once more, as when a stage runs again after a lost executor
         write(pages, job)
 
-    monkeypatch.setattr(spark_module, "_write", write_after_a_first_pass)
+    monkeypatch.setattr(extract_job, "_write", write_after_a_first_pass)
     summary, rows = run(spark, [SAMPLE, cut_in_half(tmp_path / "half.warc.gz")], tmp_path / "out")
     pages, end = warc_items(tmp_path / "half.warc.gz")
     records = Counter(SAMPLE_COUNTS) + Counter(end.counts)

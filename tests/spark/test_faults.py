@@ -72,7 +72,8 @@ def _run_scenario(work: Path) -> None:
 
     sys.path.insert(0, str(REPO))
     from webclean.extract import extract
-    from webclean.spark import SUCCESS_MARKER, ExtractJob, build_session, partition_path, run_extract
+    from webclean.spark.extract_job import SUCCESS_MARKER, ExtractJob, partition_path, run_extract
+    from webclean.spark.session import build_session
     from webclean.warc import WarcPage, iter_warc
 
     from session_settings import local_settings

@@ -13,7 +13,8 @@ pytest.importorskip("pyspark")
 
 from webclean.config import Config  # noqa: E402
 from webclean.result import Status  # noqa: E402
-from webclean.spark import TRUNCATED, ExtractJob, partition_path, run_extract  # noqa: E402
+from webclean.spark.extract_job import ExtractJob, partition_path, run_extract  # noqa: E402
+from webclean.spark.rows import TRUNCATED  # noqa: E402
 from webclean.warc import WarcPage, iter_warc  # noqa: E402
 
 pytestmark = pytest.mark.spark

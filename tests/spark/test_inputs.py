@@ -11,14 +11,14 @@ import gzip
 import json
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
-pytest.importorskip("pyspark")
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+pytest.importorskip("warcio")
 
 from webclean.result import Status  # noqa: E402
-from webclean.spark import (  # noqa: E402
+from webclean.spark.inputs import (  # noqa: E402
     PARTITION_BYTES,
     TASKS_PER_CORE,
     InputError,
@@ -26,8 +26,8 @@ from webclean.spark import (  # noqa: E402
     find_inputs,
     list_inputs,
     pack_partitions,
-    read_input,
 )
+from webclean.spark.readers import read_input  # noqa: E402
 from webclean.warc import WarcEnd  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]

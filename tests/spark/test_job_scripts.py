@@ -18,7 +18,8 @@ import pytest
 
 pytest.importorskip("pyspark")
 
-from webclean.spark import ExtractJob, InputError, RunSummary  # noqa: E402
+from webclean.spark.extract_job import ExtractJob, RunSummary  # noqa: E402
+from webclean.spark.inputs import InputError  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "samples" / "sample.warc.gz"
@@ -70,18 +71,24 @@ def test_bad_job_arguments_fail_at_start():
         ExtractJob(inputs=("x",), output="o", run_date="15/01/2024")
 
 
-def test_the_package_zip_shipped_from_a_checkout_is_removed_at_exit(monkeypatch):
+def test_the_package_zip_shipped_from_a_checkout_holds_every_module_and_is_removed_at_exit(monkeypatch):
     import atexit
     import zipfile
 
-    from webclean import spark as spark_module
+    import webclean
+    from webclean.spark import session
 
     shipped: list[str] = []
     context = types.SimpleNamespace(listFiles=[], addPyFile=shipped.append)
     at_exit: list[tuple] = []
     monkeypatch.setattr(atexit, "register", lambda function, *args, **kwargs: at_exit.append((function, args, kwargs)))
-    spark_module._ship_package(types.SimpleNamespace(sparkContext=context))
-    assert len(shipped) == 1 and zipfile.ZipFile(shipped[0]).getinfo("webclean/extract.py")
+    session._ship_package(types.SimpleNamespace(sparkContext=context))
+    assert len(shipped) == 1
+    package = Path(webclean.__file__).resolve().parent
+    modules = {f"webclean/{p.relative_to(package).as_posix()}" for p in package.rglob("*.py")}
+    # The subpackages too: the executors import webclean.spark.rows and webclean.methods.
+    assert {"webclean/extract.py", "webclean/spark/__init__.py", "webclean/spark/rows.py"} <= modules
+    assert set(zipfile.ZipFile(shipped[0]).namelist()) == modules
     for function, args, kwargs in at_exit:
         function(*args, **kwargs)
     assert not Path(shipped[0]).parent.exists()
@@ -100,7 +107,7 @@ def test_train_job_reports_a_missing_input_in_one_line(tmp_path):
 
 def test_lexicon_changes_name_the_stop_words_added_and_removed():
     from webclean.lexicon import NoiseLexicon
-    from webclean.spark import compare_lexicons
+    from webclean.spark.lexicon_job import compare_lexicons
 
     old = NoiseLexicon(words={}, marks={}, stopwords=frozenset({"the", "of", "的"}))
     new = NoiseLexicon(words={}, marks={}, stopwords=frozenset({"the", "und", "der", "了"}))
@@ -112,7 +119,7 @@ def test_lexicon_changes_name_the_stop_words_added_and_removed():
 
 def test_lexicon_job_warns_when_the_lexicon_loses_more_than_half_its_words():
     from webclean.lexicon import NoiseLexicon
-    from webclean.spark import compare_lexicons
+    from webclean.spark.lexicon_job import compare_lexicons
 
     job = load_job("lexicon")
     old = NoiseLexicon(words={f"w{i}": 1.0 for i in range(4115)}, marks={})

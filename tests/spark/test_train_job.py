@@ -31,16 +31,10 @@ from webclean.features import feature_matrix  # noqa: E402
 from webclean.lexicon import build_lexicon  # noqa: E402
 from webclean.model import Model, save_model  # noqa: E402
 from webclean.result import Status  # noqa: E402
-from webclean.spark import (  # noqa: E402
-    LEXICON_CHANGES_FILE,
-    ExtractJob,
-    labelled_pages,
-    list_inputs,
-    partition_path,
-    run_extract,
-    term_counts,
-    train_on_spark,
-)
+from webclean.spark.extract_job import ExtractJob, partition_path, run_extract  # noqa: E402
+from webclean.spark.inputs import list_inputs  # noqa: E402
+from webclean.spark.lexicon_job import LEXICON_CHANGES_FILE  # noqa: E402
+from webclean.spark.train_job import labelled_pages, term_counts, train_on_spark  # noqa: E402
 from webclean.training import count_terms, label_page, train  # noqa: E402
 
 pytestmark = pytest.mark.spark

@@ -1,0 +1,332 @@
+"""The extract job (jobs/extract.py): every input page extracted into run_date's
+partition of the output, a summary of the run beside it, and its ``_SUCCESS`` marker.
+
+The order of a run is that of the package's docstring (webclean/spark/__init__.py).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from datetime import date
+from functools import partial
+from typing import Any, Iterable, Iterator, Mapping
+
+import pyarrow as pa
+from pyarrow import fs
+from pyspark import Accumulator, AccumulatorParam, Broadcast
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import functions as F
+from pyspark.sql.pandas.types import from_arrow_schema
+
+from webclean.config import Config
+from webclean.extract import check_model, extract
+from webclean.model import Model, load_model
+from webclean.policy import FailurePolicy
+from webclean.spark.inputs import (
+    INPUT_FORMATS,
+    InputError,
+    InputFile,
+    InputListing,
+    absolute_path,
+    filesystem_for,
+    find_inputs,
+    pack_partitions,
+)
+from webclean.spark.rows import OUTPUT_SCHEMA, TRUNCATED, ExtractFn, RowBatch, Shared, extract_rows
+
+# The glue logs under one name, whichever of its modules speaks.
+log = logging.getLogger("webclean.spark")
+
+PROGRESS_SECONDS = 15.0
+# The summary lists the files that broke, the first ones by path.
+MAX_ERRORS_LISTED = 1000
+# The version of the summary's fields (docs/output.md): raised when one changes or goes.
+SUMMARY_VERSION = 1
+SUCCESS_MARKER = "_SUCCESS"
+
+
+@dataclass(frozen=True)
+class ExtractJob:
+    """What one run of the extract job reads, writes and with which settings."""
+
+    inputs: tuple[str, ...]
+    output: str
+    run_date: str
+    input_format: str = "auto"
+    config: Config = field(default_factory=Config)
+    model_path: str | None = None
+    policy: FailurePolicy = field(default_factory=FailurePolicy)
+
+    def __post_init__(self) -> None:
+        if self.input_format not in INPUT_FORMATS:
+            raise InputError(f"input format must be one of {', '.join(INPUT_FORMATS)}, not {self.input_format!r}")
+        if not self.inputs:
+            raise InputError("no input given")
+        date.fromisoformat(self.run_date)
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    run_date: str
+    output: str
+    input_format: str
+    files: int
+    files_skipped: int  # in the folders and globs given, not of the input format
+    records_by_type: dict[str, int]
+    pages_by_status: dict[str, int]
+    files_with_errors: list[dict[str, Any]]
+    pages: int
+    wall_seconds: float
+    pages_per_second: float
+    model_version: str
+    # The failure policy and its verdict (webclean.policy).
+    error_pages: int
+    error_share: float
+    max_error_share: float
+    fail_on_file_errors: bool
+    passed: bool
+    failures: list[str]
+    summary_version: int = SUMMARY_VERSION
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def to_text(self) -> str:
+        lines = [
+            f"run_date {self.run_date}: {self.pages} pages from {self.files} files in {self.wall_seconds:.1f} s "
+            f"({self.pages_per_second:.1f} pages/s), model {self.model_version}",
+            "records read by type: " + _counts_text(self.records_by_type),
+            "pages out by status:  " + _counts_text(self.pages_by_status),
+            f"files with errors:    {len(self.files_with_errors)}",
+            f"files skipped:        {self.files_skipped} (not of the input format)",
+        ]
+        lines += [f"  {e['source_file']} at {e['offset']}: {e['error']}" for e in self.files_with_errors]
+        lines.append(
+            f"error pages:          {self.error_pages} ({self.error_share:.1%}; at most {self.max_error_share:.1%} pass)"
+        )
+        lines.append("run: passed" if self.passed else "run: FAILED: " + "; ".join(self.failures))
+        lines.append(f"output: {self.output}")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class PartitionCounts:
+    """What one task tells the driver of its partition: records read by type, rows
+    written by status, and where each broken file stopped."""
+
+    records: Counter[str] = field(default_factory=Counter)
+    statuses: Counter[str] = field(default_factory=Counter)
+    stops: list[tuple[str, int, str]] = field(default_factory=list)
+
+
+class _ByPartition(AccumulatorParam):
+    """PartitionCounts keyed by partition. A partition reported twice (a task retried,
+    a stage run again after a lost executor) replaces its report instead of adding to
+    it: its files, and so its counts, are the same on every attempt."""
+
+    def zero(self, value: dict[int, PartitionCounts]) -> dict[int, PartitionCounts]:
+        return {}
+
+    def addInPlace(
+        self, value1: dict[int, PartitionCounts], value2: dict[int, PartitionCounts]
+    ) -> dict[int, PartitionCounts]:
+        value1.update(value2)
+        return value1
+
+
+def map_files(
+    batches: Iterable[pa.RecordBatch], *, plan: Broadcast, shared: Broadcast, extract_fn: ExtractFn, counts: Accumulator
+) -> Iterator[pa.RecordBatch]:
+    """The ``mapInArrow`` function: batches of partition indexes in, batches of rows out."""
+    loaded: Shared = shared.value
+    partitions: list[list[InputFile]] = plan.value
+    batch = RowBatch()
+    for indexes in batches:
+        for index in indexes.column("id").to_pylist():
+            counted = PartitionCounts()
+            for file in partitions[index]:
+                for row in extract_rows(file, loaded, extract_fn, counted.records):
+                    counted.statuses[row["status"]] += 1
+                    if row["status"] == TRUNCATED:
+                        counted.stops.append((row["source_file"], row["offset"], row["error"]))
+                    batch.add(row)
+                    if batch.full:
+                        yield batch.flush()
+            counts.add({index: counted})
+    if batch.rows:
+        yield batch.flush()
+
+
+
+def run_extract(
+    spark: SparkSession, job: ExtractJob, *, model: Model | None = None, extract_fn: ExtractFn = extract
+) -> RunSummary:
+    """Extract every input page, write run_date's partition, and return the run's summary.
+
+    ``model`` defaults to the one at ``job.model_path`` (or the packaged one).
+    """
+    started = time.perf_counter()
+    listing = find_inputs(job.inputs, job.input_format)
+    files = listing.files
+    if model is None:
+        model = load_model(job.model_path, method=job.config.method)
+        # A model of the other method would fail every page: stop here instead.
+        check_model(model, job.config)
+    sc = spark.sparkContext
+    # Methods blocks and ladom need no model.
+    model_version = str(model.version) if model is not None else "none"
+    shared = sc.broadcast(Shared(job.config, model, model_version))
+    partitions = pack_partitions(files, sc.defaultParallelism)
+    plan = sc.broadcast(partitions)
+    counts = sc.accumulator({}, _ByPartition())
+    log.info("extract: %d %s files in %d partitions -> %s", len(files), job.input_format, len(partitions), job.output)
+    # The marker says that the partition's rows passed: none while they are replaced.
+    remove_success_marker(job.output, job.run_date)
+    with _Progress(sc, counts, started):
+        _write(_pages(spark, plan, len(partitions), shared, extract_fn, counts), job)
+    summary = _summarise(job, listing, counts.value, model_version, time.perf_counter() - started)
+    write_summary(job.output, summary)
+    if summary.passed:
+        write_success_marker(job.output, job.run_date)
+    for broadcast in (plan, shared):
+        broadcast.unpersist()
+    return summary
+
+
+def _pages(
+    spark: SparkSession, plan: Broadcast, partitions: int, shared: Broadcast, extract_fn: ExtractFn, counts: Accumulator
+) -> DataFrame:
+    """The rows of every page: partition i holds one row, i, and extracts the files ``plan.value[i]``.
+
+    ``range`` makes those partitions in the JVM, so no Python worker runs before the
+    extraction's own (the paths sent as rows from Python took a stage of Python workers
+    of their own); the file lists reach each worker once, in the broadcast.
+    """
+    indexes = spark.range(0, partitions, 1, numPartitions=partitions)
+    work = partial(map_files, plan=plan, shared=shared, extract_fn=extract_fn, counts=counts)
+    return indexes.mapInArrow(work, from_arrow_schema(OUTPUT_SCHEMA))
+
+
+def _write(pages: DataFrame, job: ExtractJob) -> None:
+    (
+        pages.withColumn("run_date", F.lit(job.run_date))
+        .write.mode("overwrite")
+        # Dynamic: a re-run replaces its own run_date partition and leaves the others.
+        .option("partitionOverwriteMode", "dynamic")
+        .option("compression", "zstd")
+        .partitionBy("run_date")
+        .parquet(job.output)
+    )
+
+
+def _summarise(
+    job: ExtractJob, listing: InputListing, counts: Mapping[int, PartitionCounts], model_version: str, wall: float
+) -> RunSummary:
+    """The run's summary from what the tasks counted, each partition once: no second pass over the rows."""
+    records: Counter[str] = Counter()
+    by_status: Counter[str] = Counter()
+    for counted in counts.values():
+        records.update(counted.records)
+        by_status.update(counted.statuses)
+    stops = sorted(stop for counted in counts.values() for stop in counted.stops)[:MAX_ERRORS_LISTED]
+    verdict = job.policy.judge(by_status)
+    pages = verdict.pages
+    return RunSummary(
+        run_date=job.run_date,
+        output=job.output,
+        input_format=job.input_format,
+        files=len(listing.files),
+        files_skipped=len(listing.skipped),
+        records_by_type=dict(sorted(records.items())),
+        pages_by_status=dict(sorted(by_status.items())),
+        files_with_errors=[{"source_file": path, "offset": offset, "error": error} for path, offset, error in stops],
+        pages=pages,
+        wall_seconds=round(wall, 3),
+        pages_per_second=round(pages / wall, 2) if wall > 0 else 0.0,
+        model_version=model_version,
+        error_pages=verdict.error_pages,
+        error_share=verdict.error_share,
+        max_error_share=job.policy.max_error_share,
+        fail_on_file_errors=job.policy.fail_on_file_errors,
+        passed=verdict.passed,
+        failures=list(verdict.failures),
+    )
+
+
+def partition_path(output: str, run_date: str) -> str:
+    return f"{output.rstrip('/')}/run_date={run_date}"
+
+
+def summary_path(output: str, run_date: str) -> str:
+    return f"{output.rstrip('/')}/_summary/run_date={run_date}/summary.json"
+
+
+def success_path(output: str, run_date: str) -> str:
+    return f"{partition_path(output, run_date)}/{SUCCESS_MARKER}"
+
+
+def write_success_marker(output: str, run_date: str) -> str:
+    """An empty ``_SUCCESS`` in the run date's partition: its rows passed the failure policy."""
+    path = absolute_path(success_path(output, run_date))
+    filesystem, inner = filesystem_for(path)
+    filesystem.create_dir(inner.rsplit("/", 1)[0], recursive=True)
+    with filesystem.open_output_stream(inner):
+        pass
+    return path
+
+
+def remove_success_marker(output: str, run_date: str) -> None:
+    filesystem, inner = filesystem_for(absolute_path(success_path(output, run_date)))
+    if filesystem.get_file_info(inner).type == fs.FileType.File:
+        filesystem.delete_file(inner)
+
+
+def write_summary(output: str, summary: RunSummary) -> str:
+    """Write the summary beside the data; Spark skips ``_summary`` when it reads the output."""
+    path = absolute_path(summary_path(output, summary.run_date))
+    filesystem, inner = filesystem_for(path)
+    filesystem.create_dir(inner.rsplit("/", 1)[0], recursive=True)
+    with filesystem.open_output_stream(inner) as out:
+        out.write(json.dumps(summary.to_dict(), indent=1, sort_keys=True, default=str).encode("utf-8") + b"\n")
+    return path
+
+
+class _Progress:
+    """Logs finished tasks and rows written while the job runs, from a daemon thread.
+
+    Tasks report their accumulators when they finish, so the count moves task by task.
+    """
+
+    def __init__(self, sc: Any, counts: Accumulator, started: float) -> None:
+        self._sc = sc
+        self._counts = counts  # PartitionCounts by partition
+        self._started = started
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="webclean-progress", daemon=True)
+
+    def __enter__(self) -> "_Progress":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while not self._stop.wait(PROGRESS_SECONDS):
+            tracker = self._sc.statusTracker()
+            stages = [tracker.getStageInfo(s) for s in tracker.getActiveStageIds()]
+            done = sum(s.numCompletedTasks for s in stages if s)
+            total = sum(s.numTasks for s in stages if s)
+            rows = sum(sum(counted.statuses.values()) for counted in list(self._counts.value.values()))
+            elapsed = time.perf_counter() - self._started
+            log.info("progress: %d/%d tasks done, %d pages out, %.1f pages/s", done, total, rows, rows / elapsed)
+
+
+def _counts_text(counts: Mapping[str, int]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in counts.items()) or "none"

@@ -1,0 +1,245 @@
+"""The training job (jobs/train.py): webclean.training's stages with the per-page work in executors.
+
+Pages are read, parsed, located and labelled in executors (training.label_page) and
+kept cached for the three passes over them: the word count of n_i and h_i, the labels,
+and the feature rows of the sample. The driver builds the lexicon, draws the sample and
+fits the SVM with the library's own functions. A page is keyed by (input file index,
+line number), the order in which datasets.read_pages reads it, so that the driver draws
+exactly the sample that `webclean train` draws and the two give the same model for the
+same input. The lexicon job (webclean.spark.lexicon_job) labels and counts the same way.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import logging
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import PurePosixPath
+from typing import Iterator, Sequence
+
+import numpy as np
+from pyspark import RDD, Broadcast, StorageLevel
+from pyspark.sql import SparkSession
+
+from webclean.config import Config
+from webclean.datasets import Page, gold_page
+from webclean.extract import FEATURE_SET
+from webclean.features import feature_matrix
+from webclean.lexicon import NoiseLexicon, TermCounts, build_lexicon, is_stopword_candidate
+from webclean.model import Model
+from webclean.spark.inputs import InputFile
+from webclean.tokenize import special_marks, words
+from webclean.training import (
+    CONTENT,
+    MIXED,
+    NOISE,
+    LabelledPage,
+    TrainReport,
+    choose_sample,
+    fit_sample,
+    label_page,
+    training_units,
+    with_metadata,
+)
+from webclean.warc import open_input
+
+# The glue logs under one name, whichever of its modules speaks.
+log = logging.getLogger("webclean.spark")
+
+PageKey = tuple[int, int]
+WORD, MARK = "word", "mark"
+# Reading a page costs far less than parsing and locating it, so the pages are spread
+# over at least two slices per core, and more for large inputs (compressed bytes).
+TRAIN_SLICE_BYTES = 8 << 20
+
+
+def read_training_file(index: int, path: str) -> Iterator[tuple[PageKey, Page]]:
+    """The pages of one JSON Lines file of pages with gold, as datasets.read_pages reads them."""
+    source = PurePosixPath(path).name.split(".")[0]
+    with open_input(path) as raw:
+        # pyarrow's streams cannot read lines; a buffered reader over them can.
+        lines = gzip.GzipFile(fileobj=raw) if path.endswith(".gz") else io.BufferedReader(raw)
+        for number, line in enumerate(lines, 1):
+            # Training data is curated: a bad line fails the job, as it fails `webclean train`.
+            page = gold_page(line, f"{path}:{number}", source)
+            if page is not None:
+                yield (index, number), page
+
+
+def labelled_pages(spark: SparkSession, files: Sequence[InputFile], config: Config) -> RDD:
+    """(PageKey, LabelledPage) for every page of ``files``, labelled in executors."""
+    sc = spark.sparkContext
+    indexed = [(i, f.path) for i, f in enumerate(files)]
+    slices = max(2 * sc.defaultParallelism, math.ceil(sum(f.size for f in files) / TRAIN_SLICE_BYTES))
+    log.info("labelling the pages of %d files in %d slices", len(files), slices)
+    return (
+        sc.parallelize(indexed, len(indexed))
+        .flatMap(lambda item: read_training_file(*item))
+        .repartition(slices)
+        .mapValues(partial(label_page, config=config))
+    )
+
+
+def _unit_terms(page: LabelledPage) -> Iterator[tuple[tuple[str, str], tuple[int, int]]]:
+    """((kind, term), (n, h)) for each word and mark of each content or noise unit."""
+    for item in page.units:
+        if item.label == MIXED:
+            continue
+        noise = item.label == NOISE
+        text = item.unit.text
+        for kind, counts in ((WORD, Counter(words(text))), (MARK, special_marks(text))):
+            for term, count in counts.items():
+                yield (kind, term), ((count, 0) if noise else (0, count))
+
+
+def _add_pairs(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    return a[0] + b[0], a[1] + b[1]
+
+
+def _may_be_stopword(item: tuple[tuple[str, str], tuple[int, int]]) -> bool:
+    (kind, term), (n, h) = item
+    return kind == WORD and is_stopword_candidate(term, n, h)
+
+
+def _by_content_count(item: tuple[tuple[str, str], tuple[int, int]]) -> tuple[int, str]:
+    return -item[1][1], item[0][1]
+
+
+def term_counts(labelled: RDD, *, prune: bool = True, stopwords: int = 0) -> TermCounts:
+    """n_i and h_i by a word count over (kind, term); equal to training.count_terms.
+
+    With ``prune``, terms never seen in noise stay in the executors: their p_i is 0, so
+    they cannot enter the lexicon, and they are most of a vocabulary; but the
+    ``stopwords`` most frequent words of main text that can be stop words come back
+    with them. The lexicon built from pruned counts is the same.
+    """
+    pairs = labelled.values().flatMap(_unit_terms).reduceByKey(_add_pairs)
+    if prune:
+        pairs = pairs.persist(StorageLevel.MEMORY_AND_DISK)
+        frequent = pairs.filter(_may_be_stopword).takeOrdered(stopwords, key=_by_content_count) if stopwords else []
+        collected = pairs.filter(lambda item: item[1][0] > 0).collect()
+        pairs.unpersist()
+        found = {term for term, _ in collected}
+        collected += [item for item in frequent if item[0] not in found]
+    else:
+        collected = pairs.collect()
+    counts = TermCounts()
+    for (kind, term), (n, h) in collected:
+        if kind == WORD:
+            noise, content = counts.noise_words, counts.content_words
+        else:
+            noise, content = counts.noise_marks, counts.content_marks
+        if n:
+            noise[term] = n
+        if h:
+            content[term] = h
+    return counts
+
+
+@dataclass(frozen=True)
+class LabelIndex:
+    """The label of every unit in read order, and where each page's units start in it."""
+
+    keys: list[PageKey]
+    starts: np.ndarray  # starts[i]: position of page i's first unit in ``labels``
+    labels: np.ndarray
+    pages_with_block: int
+    sources: list[str] = field(default_factory=list)  # of each page
+
+    def unit_pages(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each unit's page (its number in read order) and the page's source."""
+        sizes = np.diff(np.append(self.starts, len(self.labels)))
+        numbers = np.repeat(np.arange(len(self.keys)), sizes)
+        return numbers, np.asarray(self.sources, dtype=object)[numbers]
+
+    def locate(self, chosen: np.ndarray) -> dict[PageKey, list[tuple[int, int]]]:
+        """For each page with units in ``chosen``: (unit within the page, row in the sample)."""
+        pages = np.searchsorted(self.starts, chosen, side="right") - 1
+        picks: dict[PageKey, list[tuple[int, int]]] = {}
+        for row, (unit, page) in enumerate(zip(chosen, pages)):
+            picks.setdefault(self.keys[page], []).append((int(unit - self.starts[page]), row))
+        return picks
+
+    def report(self) -> TrainReport:
+        labels = self.labels
+        return TrainReport(
+            pages=len(self.keys),
+            pages_with_block=self.pages_with_block,
+            content_units=int((labels == CONTENT).sum()),
+            noise_units=int((labels == NOISE).sum()),
+            mixed_units=int((labels == MIXED).sum()),
+        )
+
+
+def _page_labels(item: tuple[PageKey, LabelledPage]) -> tuple[PageKey, bool, bytes, str]:
+    key, page = item
+    return key, page.block_found, np.asarray([u.label for u in page.units], dtype=np.int8).tobytes(), page.source
+
+
+def label_index(labelled: RDD) -> LabelIndex:
+    """Collect one byte per unit: the driver draws the sample from all the labels, as train does."""
+    rows = sorted(labelled.map(_page_labels).collect(), key=lambda row: row[0])
+    per_page = [np.frombuffer(labels, dtype=np.int8) for _, _, labels, _ in rows]
+    sizes = np.asarray([len(p) for p in per_page], dtype=np.int64)
+    return LabelIndex(
+        keys=[key for key, _, _, _ in rows],
+        starts=np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64) if rows else np.zeros(0, np.int64),
+        labels=np.concatenate(per_page).astype(np.int64) if per_page else np.zeros(0, np.int64),
+        pages_with_block=sum(found for _, found, _, _ in rows),
+        sources=[source for _, _, _, source in rows],
+    )
+
+
+def _sample_rows(
+    item: tuple[PageKey, LabelledPage], shared: Broadcast, feature_set: str
+) -> list[tuple[int, list[float]]]:
+    picks, lexicon = shared.value
+    key, page = item
+    chosen = picks.get(key)
+    if not chosen:
+        return []
+    X = feature_matrix([page.units[unit].unit for unit, _ in chosen], lexicon, feature_set)
+    return [(row, list(values)) for (_, row), values in zip(chosen, X.tolist())]
+
+
+def sample_matrix(
+    labelled: RDD, index: LabelIndex, chosen: np.ndarray, lexicon: NoiseLexicon, feature_set: str
+) -> np.ndarray:
+    """The feature rows of the sample ``chosen``, computed in executors, in sample order."""
+    shared = labelled.context.broadcast((index.locate(chosen), lexicon))
+    try:
+        rows = labelled.flatMap(partial(_sample_rows, shared=shared, feature_set=feature_set)).collect()
+    finally:
+        shared.unpersist()
+    if len(rows) != len(chosen):
+        raise RuntimeError(f"the executors returned {len(rows)} sample rows for {len(chosen)} chosen units")
+    return np.asarray([values for _, values in sorted(rows, key=lambda row: row[0])], dtype=np.float64)
+
+
+def fit_on_spark(labelled: RDD, lexicon: NoiseLexicon, config: Config) -> tuple[Model, TrainReport]:
+    """training.fit_on_units with the feature rows computed in executors."""
+    index = label_index(labelled)
+    pages, sets = index.unit_pages()
+    chosen = choose_sample(index.labels, config, pages, sets)
+    units = training_units(index.labels, chosen, config)
+    X = sample_matrix(labelled, index, units, lexicon, FEATURE_SET[config.method])
+    log.info("train: %d units labelled, features of %d, the SVM on %d", len(index.labels), len(units), len(chosen))
+    return fit_sample(X, index.labels, chosen, lexicon, config, index.report(), units, pages, sets)
+
+
+def train_on_spark(
+    spark: SparkSession, files: Sequence[InputFile], config: Config, sources: Sequence[str] = ()
+) -> tuple[Model, TrainReport]:
+    """training.train on a cluster: the same model for the same pages, with the same metadata."""
+    labelled = labelled_pages(spark, files, config).persist(StorageLevel.MEMORY_AND_DISK)
+    try:
+        lexicon = build_lexicon(term_counts(labelled, stopwords=config.lexicon.stopwords), config.lexicon)
+        log.info("train: lexicon of %d words and %d marks", len(lexicon.words), len(lexicon.marks))
+        model, report = fit_on_spark(labelled, lexicon, config)
+    finally:
+        labelled.unpersist()
+    return with_metadata(model, report, sources), report
