@@ -12,8 +12,9 @@ invariant stops the run and libFuzzer writes the input to ``--artifacts``
 
 The first byte chooses how the rest is handed over: as bytes or as text, with or
 without an HTTP charset, by method ``svm`` or ``paper``. ``--corpus`` seeds the run
-(default: the golden pages of tests/golden). A finding goes into
-tests/test_fuzz_regressions.py once fixed.
+(default: the golden pages of tests/golden); libFuzzer grows the corpus in ``--work``
+(default: tests/fuzz-corpus, kept in the repository so that a run starts where the
+last one stopped). A finding goes into tests/test_fuzz_regressions.py once fixed.
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=int, default=180, help="total fuzzing time")
     parser.add_argument("--corpus", default=str(REPO / "tests" / "golden"), help="seed folder (searched for source.html)")
-    parser.add_argument("--work", default="fuzz-corpus", help="folder libFuzzer grows its corpus in")
+    parser.add_argument("--work", default=str(REPO / "tests" / "fuzz-corpus"), help="folder libFuzzer grows its corpus in")
     parser.add_argument("--artifacts", default="fuzz-artifacts")
     parser.add_argument("--slow", type=float, default=1.0, help="save inputs slower than this many seconds")
     args, libfuzzer = parser.parse_known_args()
