@@ -37,7 +37,9 @@ from dataclasses import dataclass
 import charset_normalizer
 import webencodings
 
-__all__ = ["Decoded", "KIND_REASONS", "decode_html", "normalize_charset", "sniff", "PRESCAN_BYTES", "SNIFF_BYTES"]
+__all__ = [
+    "Decoded", "KIND_REASONS", "decode_html", "header_charset", "normalize_charset", "sniff", "PRESCAN_BYTES", "SNIFF_BYTES",
+]  # fmt: skip
 
 # WHATWG prescans 1024 bytes; real pages often put long <script>/<style> blocks
 # before their <meta>, and a regex over 8 KB costs next to nothing.
@@ -243,13 +245,18 @@ def _declarations(data: bytes, http_charset: str | None) -> list[tuple[str, str]
     return found
 
 
+def header_charset(content_type: str | None) -> str | None:
+    """The charset parameter of a ``Content-Type`` value, as written; None without one."""
+    match = _HEADER_CHARSET.search(content_type or "")
+    return match.group(1) if match else None
+
+
 def _header_label(value: str | None) -> str | None:
     """Accept either a bare charset or a whole Content-Type value."""
     if not value:
         return None
     if "=" in value or ";" in value:
-        match = _HEADER_CHARSET.search(value)
-        return match.group(1) if match else None
+        return header_charset(value)
     return None if "/" in value else value  # "text/html" alone names no charset
 
 
@@ -393,8 +400,9 @@ _MAGIC: tuple[tuple[bytes, str], ...] = (
 # starts ISO-2022-JP shifts), plus DEL.
 _CONTROL_BYTES = bytes([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x1B), *range(0x1C, 0x20), 0x7F])
 _NOT_CONTROL = bytes(b for b in range(256) if b not in _CONTROL_BYTES)
-_TAG_LIKE = re.compile(rb"<(?:[a-z][a-z0-9:-]*[\s/>]|/[a-z]|!--|!doctype|\?xml)", re.I)
+# A tag-like "<x", "</x", "<!--", "<!doctype" or "<?xml": in bytes, and in UTF-16 text.
 _TAG_LIKE_TEXT = re.compile(r"<(?:[a-z][a-z0-9:-]*[\s/>]|/[a-z]|!--|!doctype|\?xml)", re.I)
+_TAG_LIKE = re.compile(_TAG_LIKE_TEXT.pattern.encode("ascii"), re.I)
 
 
 def sniff(data: bytes) -> str:
