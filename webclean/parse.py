@@ -72,7 +72,8 @@ JUNK_TAGS = (
 # loses its tag, not its content.
 CONTROL_TAGS = ("select", "button", "datalist")
 # The boxes a page lays its content out in, which no control's content model allows.
-# Fewer than text.BLOCK_LEVEL: a control may hold its own list items, cells and the like.
+# Narrower than text.BLOCK_LEVEL, and kept so: the question is whether a control has
+# swallowed the page's layout, not whether it holds a line (a widget's <li> or <br>).
 _PAGE_BOXES = ("div", "p", "article", "section", "main", "table", "ul", "ol", "h1", "h2", "h3")
 
 # A <noscript> up to its end tag, as a browser with scripts on reads it: raw text. One
