@@ -22,6 +22,7 @@ import gzip
 import io
 import json
 import re
+import sys
 import uuid
 import zlib
 from dataclasses import dataclass
@@ -31,6 +32,10 @@ from typing import Iterator
 
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from webclean.datasets import jsonl_rows  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_DATA = HERE.parent.parent / "shared" / "data"
@@ -244,9 +249,7 @@ def _chunk(body: bytes, size: int = 8192) -> bytes:
 
 
 def _read_jsonl(path: Path) -> list[dict]:
-    with gzip.open(path, "rt", encoding="utf-8") as handle:
-        rows = [json.loads(line) for line in handle if line.strip()]
-    return sorted(rows, key=lambda r: r["id"])
+    return sorted((row for _, row in jsonl_rows(path)), key=lambda r: r["id"])
 
 
 if __name__ == "__main__":

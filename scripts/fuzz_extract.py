@@ -4,7 +4,7 @@
     pip install atheris
     python scripts/fuzz_extract.py --seconds 180 [--corpus DIR] [--artifacts DIR] [-- LIBFUZZER_FLAGS]
 
-Any bytes must give an :class:`Extraction` whose status is in ``Status.ALL``, not
+Any bytes must give an :class:`Extraction` whose status is a ``Status``, not
 ``error``, with text exactly when the status is ``ok``; an exception or a broken
 invariant stops the run and libFuzzer writes the input to ``--artifacts``
 (``crash-<sha1>``). Inputs slower than ``--slow`` seconds are saved there too, as
@@ -12,8 +12,9 @@ invariant stops the run and libFuzzer writes the input to ``--artifacts``
 
 The first byte chooses how the rest is handed over: as bytes or as text, with or
 without an HTTP charset, by method ``svm`` or ``paper``. ``--corpus`` seeds the run
-(default: the golden pages of tests/golden). A finding goes into
-tests/test_fuzz_regressions.py once fixed.
+(default: the golden pages of tests/golden); libFuzzer grows the corpus in ``--work``
+(default: tests/fuzz-corpus, kept in the repository so that a run starts where the
+last one stopped). A finding goes into tests/test_fuzz_regressions.py once fixed.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ def check(data: bytes) -> Extraction:
     page: bytes | str = body.decode("utf-8", "surrogateescape") if mode & 0x80 else body
     result = extract(page, config=config, http_charset=charset)
     assert isinstance(result, Extraction), type(result)
-    assert result.status in Status.ALL, result.status
+    assert result.status in set(Status), result.status
     assert result.status != Status.ERROR, result.error
     assert (result.status == Status.OK) == bool(result.text), (result.status, result.text[:80])
     assert result.status == Status.OK or result.error, "a failed page needs a reason"
@@ -76,7 +77,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=int, default=180, help="total fuzzing time")
     parser.add_argument("--corpus", default=str(REPO / "tests" / "golden"), help="seed folder (searched for source.html)")
-    parser.add_argument("--work", default="fuzz-corpus", help="folder libFuzzer grows its corpus in")
+    parser.add_argument("--work", default=str(REPO / "tests" / "fuzz-corpus"), help="folder libFuzzer grows its corpus in")
     parser.add_argument("--artifacts", default="fuzz-artifacts")
     parser.add_argument("--slow", type=float, default=1.0, help="save inputs slower than this many seconds")
     args, libfuzzer = parser.parse_known_args()

@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.quality import BUILDERS, PEERS, available, quiet  # noqa: E402
-from webclean.datasets import Page  # noqa: E402
+from webclean.datasets import Page, jsonl_rows, set_name  # noqa: E402
 from webclean.decode import decode_html  # noqa: E402
 from webclean.warc import WarcPage, iter_warc  # noqa: E402
 
@@ -44,7 +44,7 @@ _HTML_TYPES = ("text/html", "application/xhtml+xml")
 def read_rows(paths: Sequence[str], limit: int | None) -> Iterator[dict]:
     """The pages of every input as JSON rows, at most ``limit`` from each file."""
     for path in paths:
-        source = Path(path).name.split(".")[0]
+        source = set_name(path)
         reader = _warc_rows(path, source) if ".warc" in Path(path).name else _json_rows(path, source)
         yield from islice(reader, limit)
 
@@ -56,13 +56,9 @@ def batches(rows: Iterable[dict], size: int) -> Iterator[list[dict]]:
 
 
 def _json_rows(path: str, source: str) -> Iterator[dict]:
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8") as handle:
-        for line in handle:
-            if line.strip():
-                row = json.loads(line)
-                row.setdefault("source", source)
-                yield row
+    for _, row in jsonl_rows(path):
+        row.setdefault("source", source)
+        yield row
 
 
 def _warc_rows(path: str, source: str) -> Iterator[dict]:

@@ -31,9 +31,7 @@ SMALL_TRAINING = ["--set", "classifier.folds=2", "--set", "classifier.c_grid=[1.
 
 
 @pytest.fixture(autouse=True)
-def _no_config_file(tmp_path, monkeypatch):
-    # The CLI reads conf/webclean.toml from the working directory when it is there;
-    # run in an empty directory so that the defaults apply.
+def _in_a_scratch_directory(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
 
 
@@ -112,6 +110,15 @@ def test_extract_with_method_paper(page_file, capsys):
     result = json.loads(capsys.readouterr().out)
     assert result["method"] == "paper"
     assert result["text"] == extract(PAGE.encode("utf-8"), config=Config(method="paper")).text
+
+
+def test_a_config_file_in_the_working_directory_is_not_read(tmp_path, page_file, capsys):
+    (tmp_path / "conf").mkdir()
+    (tmp_path / "conf" / "webclean.toml").write_text('method = "paper"\n', encoding="utf-8")
+    assert main(["extract", "--json", str(page_file)]) == 0
+    assert json.loads(capsys.readouterr().out)["method"] == Config().method
+    assert main(["extract", "--json", "--config", "conf/webclean.toml", str(page_file)]) == 0
+    assert json.loads(capsys.readouterr().out)["method"] == "paper"
 
 
 def test_train_then_evaluate_and_extract_with_the_model(tmp_path, page_file, capsys):

@@ -244,6 +244,19 @@ def test_any_text_round_trips_through_utf8(text: str) -> None:
         ("shift_jis", "shift_jis"),
         ("ks_c_5601-1987", "euc-kr"),
         ("iso-8859-2", "iso-8859-2"),
+        # Labels of the Encoding Standard that Python does not know.
+        ("iso88591", "windows-1252"),
+        ("koi8", "koi8-r"),
+        ("csunicode", "utf-16le"),
+        ("iso-8859-8-i", "iso-8859-8"),
+        # Labels browsers knew before the Standard, and Python's names that pages use.
+        ("windows-936", "gb18030"),
+        ("euc_kr", "euc-kr"),
+        ("shift_jis_2004", "shift_jis"),
+        # The Standard's "replacement" labels and x-user-defined are not decoded.
+        ("iso-2022-kr", None),
+        ("hz-gb-2312", None),
+        ("x-user-defined", None),
         ("utf-7", None),
         ("base64", None),
         ("unicode_escape", None),

@@ -1,9 +1,8 @@
-from hypothesis import example, given
-from hypothesis import strategies as st
 from lxml import html
 
 from webclean.config import LocateConfig
-from webclean.locate import link_ratio, locate_block, text_length
+from webclean.locate import link_ratio, locate_block
+from webclean.text import text_length
 
 PAGE = """<html><body>
 <div id="nav"><p><a href="/">首页</a> <a href="/news">新闻</a> <a href="/sport">体育</a></p></div>
@@ -18,17 +17,6 @@ PAGE = """<html><body>
 
 def _root(text=PAGE):
     return html.document_fromstring(text)
-
-
-def test_text_length_ignores_white_space():
-    assert text_length(" a b\n c ") == 3
-    assert text_length("中 文") == 2
-
-
-@given(st.text())
-@example("a\u3000b\xa0c\u2028d\x1f e")
-def test_text_length_counts_what_split_keeps(text):
-    assert text_length(text) == sum(map(len, text.split()))
 
 
 def test_link_ratio_is_linked_share_of_text():

@@ -172,6 +172,13 @@ def test_charset_and_type_come_from_the_http_header():
     assert (pages[0].content_type, pages[0].charset) == ("text/html", "gbk")
 
 
+def test_a_quoted_charset_may_have_white_space_inside_the_quotes():
+    # As decode reads a whole Content-Type: one pattern for both (decode.header_charset).
+    data = build_warc([(b"<p>x</p>", [("Content-Type", 'text/html; charset=" gb2312"')])], compress=False)
+    pages, _ = read(io.BytesIO(data))
+    assert pages[0].charset == "gb2312"
+
+
 @pytest.mark.parametrize(
     ("raw", "transfer", "content", "expected"),
     [

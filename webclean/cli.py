@@ -22,8 +22,6 @@ from webclean.datasets import DataError
 from webclean.model import Model, ModelError, load_model, save_model
 from webclean.result import Extraction
 
-DEFAULT_CONFIG_FILE = Path("conf/webclean.toml")
-
 
 def main(argv: Sequence[str] | None = None) -> int:
     _one_blas_thread()
@@ -93,7 +91,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _common(parser: argparse.ArgumentParser, *, model: bool) -> None:
-    parser.add_argument("--config", type=Path, help=f"a TOML file (default: {DEFAULT_CONFIG_FILE} when present)")
+    parser.add_argument(
+        "--config", type=Path, help="a TOML file (default: the built-in settings, which conf/webclean.toml spells out)"
+    )
     parser.add_argument(
         "--set", action="append", default=[], metavar="SECTION.KEY=VALUE", help="override one setting; repeatable"
     )
@@ -103,13 +103,12 @@ def _common(parser: argparse.ArgumentParser, *, model: bool) -> None:
 
 
 def _config(args: argparse.Namespace) -> Config:
-    path = args.config
-    if path is None and DEFAULT_CONFIG_FILE.is_file():
-        path = DEFAULT_CONFIG_FILE
+    """The settings of ``--config`` only: a file that happens to lie in the working
+    directory is not read, so that a command gives the same result wherever it runs."""
     overrides = list(args.set)
     if args.method:
         overrides.append(f"method={args.method}")
-    return load_config(path, overrides)
+    return load_config(args.config, overrides)
 
 
 def _model(args: argparse.Namespace, config: Config) -> Model:

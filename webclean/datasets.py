@@ -68,25 +68,37 @@ class DataError(ValueError):
 def read_pages(paths: Iterable[str | Path]) -> Iterator[Page]:
     """Yield the pages of each file in turn; a path may be a file or a directory."""
     for path in _expand(paths):
-        opener = gzip.open if path.suffix == ".gz" else open
-        try:
-            with opener(path, "rt", encoding="utf-8") as handle:
-                for number, line in enumerate(handle, 1):
-                    page = gold_page(line, f"{path}:{number}", path.name.split(".")[0])
-                    if page is not None:
-                        yield page
-        except (OSError, EOFError) as exc:  # also a .gz that is not gzip, or cut short
-            raise DataError(f"{path}: {getattr(exc, 'strerror', None) or exc}") from exc
-        except UnicodeDecodeError as exc:
-            raise DataError(f"{path}: not UTF-8 text: {exc.reason} at byte {exc.start}") from exc
+        source = set_name(path)
+        for where, row in jsonl_rows(path):
+            yield _gold_row(row, where, source)
 
 
-def gold_page(line: str | bytes, where: str, source: str) -> Page | None:
-    """The page of one JSON Lines line (None for a blank line); ``where`` names the line in errors.
+def jsonl_rows(path: str | Path) -> Iterator[tuple[str, dict]]:
+    """The JSON object of each line of a JSON Lines file (gzip-compressed when its name
+    ends in ``.gz``), with where it stands (``file:line``); blank lines are skipped.
+    A file that cannot be read, or a line that is not a JSON object, is a DataError."""
+    path = Path(path)
+    opener = gzip.open if path.suffix == ".gz" else open
+    try:
+        with opener(path, "rt", encoding="utf-8") as handle:
+            for number, line in enumerate(handle, 1):
+                where = f"{path}:{number}"
+                row = json_row(line, where)
+                if row is not None:
+                    yield where, row
+    except (OSError, EOFError) as exc:  # also a .gz that is not gzip, or cut short
+        raise DataError(f"{path}: {getattr(exc, 'strerror', None) or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path}: not UTF-8 text: {exc.reason} at byte {exc.start}") from exc
 
-    A page needs its gold main text, ``text`` ("" where nothing is main content), or
-    the texts of other extractors, ``peers``: without either it has no labels.
-    """
+
+def set_name(path: str | Path) -> str:
+    """The set a file of pages holds, by its name: ``wcxb_dev`` for ``data/wcxb_dev.jsonl.gz``."""
+    return Path(path).name.split(".")[0]
+
+
+def json_row(line: str | bytes, where: str) -> dict | None:
+    """The JSON object of one JSON Lines line (None for a blank line); ``where`` names the line in errors."""
     if not line.strip():
         return None
     try:
@@ -95,6 +107,20 @@ def gold_page(line: str | bytes, where: str, source: str) -> Page | None:
         raise DataError(f"{where}: not JSON: {exc}") from exc
     if not isinstance(row, dict):
         raise DataError(f"{where}: not a JSON object")
+    return row
+
+
+def gold_page(line: str | bytes, where: str, source: str) -> Page | None:
+    """The page of one JSON Lines line (None for a blank line); ``where`` names the line in errors.
+
+    A page needs its gold main text, ``text`` ("" where nothing is main content), or
+    the texts of other extractors, ``peers``: without either it has no labels.
+    """
+    row = json_row(line, where)
+    return None if row is None else _gold_row(row, where, source)
+
+
+def _gold_row(row: dict, where: str, source: str) -> Page:
     if "text" not in row and not row.get("peers"):
         raise DataError(f"{where}: no \"text\" field: every page needs its gold main text (or \"peers\", scripts/peer_texts.py)")
     try:

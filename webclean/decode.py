@@ -15,11 +15,14 @@ The change: bytes that are valid UTF-8 and not pure ASCII decode as UTF-8 whatev
 real GBK or windows-1252 text of any length is practically never valid UTF-8.
 (UTF-16 and ISO-2022-JP declarations are exempt: their text can look like UTF-8.)
 
-Labels map to the WHATWG encodings that browsers support, and only to those:
-``gb2312``/``gbk``/``x-gbk``/``gb_2312-80``... decode as GB18030 (a superset),
-``iso-8859-1``/``latin1``/``ascii`` as windows-1252, ``big5`` as Big5-HKSCS,
-``shift_jis`` as windows-31J. Unknown and unsafe labels (``utf-7``, ``base64``,
-``unicode_escape``) are ignored, and the next step decides.
+Labels map to the WHATWG encodings that browsers support, and only to those, through
+the Encoding Standard's table of labels (the ``webencodings`` package), and through
+Python's codec names for the few labels that pages write and browsers do not know
+(``cp936``, ``euc_kr``): ``gb2312``/``gbk``/``x-gbk``/``gb_2312-80``... decode as GB18030
+(a superset), ``iso-8859-1``/``latin1``/``ascii`` as windows-1252, ``big5`` as
+Big5-HKSCS, ``shift_jis`` as windows-31J. Unknown and unsafe labels (``utf-7``,
+``base64``, ``unicode_escape``) and the Standard's "replacement" ones (``iso-2022-kr``,
+``hz-gb-2312``) are ignored, and the next step decides.
 
 Decoding never raises: bytes no candidate decodes cleanly become U+FFFD. NUL
 characters are removed from the text (libxml2 mangles them).
@@ -32,8 +35,11 @@ import re
 from dataclasses import dataclass
 
 import charset_normalizer
+import webencodings
 
-__all__ = ["Decoded", "KIND_REASONS", "decode_html", "normalize_charset", "sniff", "PRESCAN_BYTES", "SNIFF_BYTES"]
+__all__ = [
+    "Decoded", "KIND_REASONS", "decode_html", "header_charset", "normalize_charset", "sniff", "PRESCAN_BYTES", "SNIFF_BYTES",
+]  # fmt: skip
 
 # WHATWG prescans 1024 bytes; real pages often put long <script>/<style> blocks
 # before their <meta>, and a regex over 8 KB costs next to nothing.
@@ -71,7 +77,9 @@ class Decoded:
     source: str
 
 
-# WHATWG encoding name -> the Python codec that implements it.
+# The WHATWG encodings decoded here -> the Python codec that implements each. The
+# Standard's others are refused: "replacement" (the labels of ISO-2022-KR, ISO-2022-CN
+# and HZ, which a browser does not decode) and x-user-defined.
 _PY_CODEC: dict[str, str] = {
     "utf-8": "utf-8",
     "utf-16le": "utf-16-le",
@@ -91,10 +99,16 @@ _PY_CODEC: dict[str, str] = {
     **{f"windows-{n}": f"cp{n}" for n in range(1250, 1259)},
     **{f"iso-8859-{n}": f"iso8859_{n}" for n in (2, 3, 4, 5, 6, 7, 8, 10, 13, 14, 15, 16)},
 }
+# WHATWG encodings decoded as another: GBK as GB18030, its superset (the Standard's
+# GBK decoder is GB18030's); ISO-8859-8-I as ISO-8859-8, the same characters.
+_DECODED_AS = {"gbk": "gb18030", "iso-8859-8-i": "iso-8859-8"}
 _UTF16 = frozenset({"utf-16le", "utf-16be"})
 
-# Python codec -> WHATWG name, for labels that codecs.lookup resolves. A codec not
-# reachable from here is refused.
+# Labels outside the Standard that older browsers knew (Internet Explorer, Mozilla).
+_OLD_BROWSER_LABELS = {"windows-936": "gb18030", "x-euc-cn": "gb18030"}
+# Labels that browsers do not know but Python does, as some pages write them (cp936,
+# euc_kr, shift_jis_2004 ...): Python codec -> WHATWG encoding. A codec not reachable
+# from here is refused (utf-7, base64, unicode_escape ...).
 _WHATWG_OF_CODEC_ALIASES: dict[str, str] = {
     "utf-8-sig": "utf-8",
     "utf-16": "utf-16le",  # WHATWG: the bare label means little-endian
@@ -126,45 +140,6 @@ def _by_canonical_codec(table: dict[str, str]) -> dict[str, str]:
 
 _WHATWG_OF_CODEC = _by_canonical_codec(_WHATWG_OF_CODEC_ALIASES)
 
-# WHATWG labels that Python does not know.
-_EXTRA_LABELS: dict[str, str] = {
-    "x-gbk": "gb18030",
-    "gb_2312": "gb18030",
-    "gb_2312-80": "gb18030",
-    "csgb2312": "gb18030",
-    "csiso58gb231280": "gb18030",
-    "x-euc-cn": "gb18030",
-    "windows-936": "gb18030",
-    "x-x-big5": "big5",
-    "cn-big5": "big5",
-    "csbig5": "big5",
-    "x-sjis": "shift_jis",
-    "windows-31j": "shift_jis",
-    "csshiftjis": "shift_jis",
-    "x-euc-jp": "euc-jp",
-    "cseucpkdfmtjapanese": "euc-jp",
-    "csiso2022jp": "iso-2022-jp",
-    "cseuckr": "euc-kr",
-    "windows-949": "euc-kr",
-    "ksc5601": "euc-kr",
-    "ksc_5601": "euc-kr",
-    "csksc56011987": "euc-kr",
-    "ks_c_5601-1989": "euc-kr",
-    "x-mac-roman": "macintosh",
-    "x-mac-ukrainian": "x-mac-cyrillic",
-    "dos-874": "windows-874",
-    "iso-8859-8-i": "iso-8859-8",
-    "unicode-1-1-utf-8": "utf-8",
-    "unicode11utf8": "utf-8",
-    "unicode20utf8": "utf-8",
-    "x-unicode20utf8": "utf-8",
-    "utf-16": "utf-16le",
-    "unicodefffe": "utf-16be",
-    "unicodefeff": "utf-16le",
-    **{f"x-cp{n}": f"windows-{n}" for n in range(1250, 1259)},
-}
-_UNSAFE_LABELS = frozenset({"utf-7", "utf7"})  # codecs.lookup knows them; browsers refuse them
-
 _BOMS: tuple[tuple[bytes, str], ...] = (
     (codecs.BOM_UTF8, "utf-8"),
     (codecs.BOM_UTF16_LE, "utf-16le"),
@@ -182,16 +157,22 @@ _MULTI_BYTE = frozenset({"gb18030", "big5", "shift_jis", "euc-jp", "euc-kr"})
 
 
 def normalize_charset(label: str | None) -> str | None:
-    """Map a charset label to its WHATWG encoding name; None if unknown or unsafe."""
+    """Map a charset label to the WHATWG encoding decoded for it; None if unknown or unsafe.
+
+    The label is looked up in the Encoding Standard's table (webencodings), then, for
+    the names browsers do not know, among Python's codecs.
+    """
     if not label:
         return None
     key = label.strip().strip("\"'").strip().lower()
-    if key in _PY_CODEC:
-        return key
-    if key in _EXTRA_LABELS:
-        return _EXTRA_LABELS[key]
-    if not key or len(key) > 40 or key in _UNSAFE_LABELS:
+    if not key or len(key) > 40:
         return None
+    encoding = webencodings.lookup(key)
+    if encoding is not None:
+        name = _DECODED_AS.get(encoding.name, encoding.name)
+        return name if name in _PY_CODEC else None
+    if key in _OLD_BROWSER_LABELS:
+        return _OLD_BROWSER_LABELS[key]
     try:
         codec = codecs.lookup(key).name
     except (LookupError, ValueError):  # ValueError: an embedded NUL
@@ -264,13 +245,18 @@ def _declarations(data: bytes, http_charset: str | None) -> list[tuple[str, str]
     return found
 
 
+def header_charset(content_type: str | None) -> str | None:
+    """The charset parameter of a ``Content-Type`` value, as written; None without one."""
+    match = _HEADER_CHARSET.search(content_type or "")
+    return match.group(1) if match else None
+
+
 def _header_label(value: str | None) -> str | None:
     """Accept either a bare charset or a whole Content-Type value."""
     if not value:
         return None
     if "=" in value or ";" in value:
-        match = _HEADER_CHARSET.search(value)
-        return match.group(1) if match else None
+        return header_charset(value)
     return None if "/" in value else value  # "text/html" alone names no charset
 
 
@@ -414,8 +400,9 @@ _MAGIC: tuple[tuple[bytes, str], ...] = (
 # starts ISO-2022-JP shifts), plus DEL.
 _CONTROL_BYTES = bytes([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x1B), *range(0x1C, 0x20), 0x7F])
 _NOT_CONTROL = bytes(b for b in range(256) if b not in _CONTROL_BYTES)
-_TAG_LIKE = re.compile(rb"<(?:[a-z][a-z0-9:-]*[\s/>]|/[a-z]|!--|!doctype|\?xml)", re.I)
+# A tag-like "<x", "</x", "<!--", "<!doctype" or "<?xml": in bytes, and in UTF-16 text.
 _TAG_LIKE_TEXT = re.compile(r"<(?:[a-z][a-z0-9:-]*[\s/>]|/[a-z]|!--|!doctype|\?xml)", re.I)
+_TAG_LIKE = re.compile(_TAG_LIKE_TEXT.pattern.encode("ascii"), re.I)
 
 
 def sniff(data: bytes) -> str:

@@ -18,7 +18,7 @@ import numpy as np
 from webclean.classifier import CONTENT, SVMParams
 from webclean.features import FEATURE_SETS, LONG_LINE, Unit, feature_matrix
 from webclean.lexicon import NoiseLexicon
-from webclean.locate import text_length
+from webclean.text import text_length
 from webclean.tokenize import cjk_chars, split_sentences
 
 

@@ -19,9 +19,9 @@ from webclean.denoise import (
 )
 from webclean.extract import FEATURE_SET, KEEP_WHOLE, SMOOTHING, check_model, locate_page
 from webclean.features import feature_matrix
-from webclean.locate import text_length
 from webclean.model import Model, default_model
 from webclean.result import Extraction, Status
+from webclean.text import text_length
 
 # What became of a unit.
 KEPT = "kept"

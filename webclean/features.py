@@ -18,14 +18,13 @@ from lxml import etree
 
 from webclean.lexicon import NoiseLexicon
 from webclean.segment import ANCESTOR_GROUPS, Line
-from webclean.locate import link_ratio, text_length
+from webclean.locate import link_ratio
+from webclean.text import normalise_space, text_length
 from webclean.tokenize import ends_sentence, marks_of, sentence_ends, special_marks, words
 
 SAMPLE_TAGS = frozenset({"p", "a"})
 TABLE_CELL = "td"
 FEATURE_NAMES = ("noise_word_index", "special_punct_index", "text_length", "relative_position", "link_ratio")
-
-_SPACE_RE = re.compile(r"\s+")
 
 
 class Unit(NamedTuple):
@@ -65,10 +64,6 @@ class Unit(NamedTuple):
     @property
     def is_sample(self) -> bool:
         return self.tag in SAMPLE_TAGS or self.tag == "line"
-
-
-def normalise_space(text: str) -> str:
-    return _SPACE_RE.sub(" ", text).strip()
 
 
 def block_units(block: etree._Element) -> list[Unit]:
@@ -381,7 +376,7 @@ def line_units(
     if not n:
         return []
     texts, owners, kinds, ratios, noise, content, groups = zip(*lines)
-    lengths = [len(text) - text.count(" ") for text in texts]  # Line.length
+    lengths = [text_length(text) for text in texts]  # Line.length
     logs = [math.log1p(length) for length in lengths]
     long_lines = [m for m in range(n) if lengths[m] >= LONG_LINE and ratios[m] <= 0.3]
     first, last = (long_lines[0], long_lines[-1]) if long_lines else (0, n - 1)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Callable
 from lxml import etree
 
 from webclean.config import LocateConfig
+from webclean.text import text_length
 
 if TYPE_CHECKING:
     from webclean.segment import Line
@@ -29,16 +30,6 @@ class Block:
     # the place the post's text holds in the record that won.
     records: tuple[etree._Element, ...] = ()
     slots: tuple[etree._Element, ...] = ()
-
-
-def text_length(text: str) -> int:
-    """Characters that are not white space: the paper measures text by its characters."""
-    # A printable text has no white space but " " (every other white space character is
-    # a separator or a control), so counting spaces will do; lines and their sentences
-    # are such texts. str.split() treats the same characters as white space as the regex \s.
-    if text.isprintable():
-        return len(text) - text.count(" ")
-    return sum(map(len, text.split()))
 
 
 def link_ratio(p: etree._Element) -> float:

@@ -30,6 +30,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable, NamedTuple
 
+from webclean.text import normalise_space
+
 if TYPE_CHECKING:  # only for the annotation: metrics must not need the dataset code
     from webclean.datasets import Page
 
@@ -225,7 +227,7 @@ def normalise_snippet(text: str) -> str:
     Extractors differ in how they lay out text (a newline or a space between inline
     elements, non-breaking spaces), which is not what the snippets test.
     """
-    return " ".join(unicodedata.normalize("NFKC", text).split())
+    return normalise_space(unicodedata.normalize("NFKC", text))
 
 
 class SnippetCounts(NamedTuple):

@@ -45,6 +45,8 @@ import re
 
 from lxml import etree
 
+from webclean.text import LINE_ENDING_TAGS, normalise_space, text_length
+
 __all__ = ["JUNK_TAGS", "ParseError", "element_path", "page_title", "parse_html", "text_of"]
 
 
@@ -66,9 +68,13 @@ JUNK_TAGS = (
 )
 # Of those, the form controls that libxml2 leaves open over the rest of the page when
 # their markup is not closed as it expects (a <button> around a menu's <div>s): one that
-# holds more text than a widget form (WIDGET_FORM_MAX_CHARS) loses its tag, not its content.
+# holds one of the page's boxes and more text than a widget form (WIDGET_FORM_MAX_CHARS)
+# loses its tag, not its content.
 CONTROL_TAGS = ("select", "button", "datalist")
-_SWALLOWED_BOXES = ("div", "p", "article", "section", "main", "table", "ul", "ol", "h1", "h2", "h3")
+# The boxes a page lays its content out in, which no control's content model allows.
+# Narrower than text.BLOCK_LEVEL, and kept so: the question is whether a control has
+# swallowed the page's layout, not whether it holds a line (a widget's <li> or <br>).
+_PAGE_BOXES = ("div", "p", "article", "section", "main", "table", "ul", "ol", "h1", "h2", "h3")
 
 # A <noscript> up to its end tag, as a browser with scripts on reads it: raw text. One
 # without an end tag is left to libxml2 (and removed as junk).
@@ -110,11 +116,9 @@ _PARSER = etree.HTMLParser(
 )
 
 _HEAD_TAGS = frozenset({"title", "meta", "link", "base", "style", "script", "noscript", "template"})
-_BLOCK_TAGS = frozenset(
-    "address article aside blockquote body br caption center dd details dialog dir div dl dt "
-    "fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr li legend main menu "
-    "nav ol option p pre section summary table tbody td tfoot th thead tr ul".split()
-)
+# Where flattening writes a newline: where a line ends, and between a drop-down's
+# choices; not for a stray <html> tag inside the page, which browsers ignore.
+_NEWLINE_TAGS = (LINE_ENDING_TAGS | {"option"}) - {"html"}
 _VOID_TAGS = frozenset(
     "area base basefont bgsound br col embed frame hr image img input keygen link meta param "
     "source track wbr".split()
@@ -209,7 +213,7 @@ def page_title(root: etree._Element) -> str:
     for element in root.iter("meta"):
         key = (element.get("property") or element.get("name") or "").strip().lower()
         if key == "og:title":
-            title = " ".join((element.get("content") or "").split())
+            title = normalise_space(element.get("content") or "")
             if title:
                 return title
     for element in root.iter("h1"):
@@ -234,7 +238,7 @@ def text_of(element: etree._Element) -> str:
     an <a>, which is what the method measures; two blocks with no whitespace
     between them in the markup run together.
     """
-    return " ".join("".join(element.itertext()).split())
+    return normalise_space("".join(element.itertext()))
 
 
 # --- parsing -------------------------------------------------------------------------
@@ -314,7 +318,7 @@ def _unwrap_swallowing_controls(root: etree._Element) -> None:
     swallowing = [
         control
         for control in root.iter(*CONTROL_TAGS)
-        if any(True for _ in control.iter(*_SWALLOWED_BOXES)) and _has_visible_chars(control, WIDGET_FORM_MAX_CHARS)
+        if any(True for _ in control.iter(*_PAGE_BOXES)) and _has_visible_chars(control, WIDGET_FORM_MAX_CHARS)
     ]
     for control in swallowing:
         control.tag = "div"  # a block, as the page's boxes inside it are; junk inside it still goes
@@ -331,7 +335,7 @@ def _has_visible_chars(element: etree._Element, count: int) -> bool:
     soon as it does, since a form that wraps the page holds all of its text."""
     seen = 0
     for piece in element.itertext():
-        seen += sum(map(len, piece.split()))
+        seen += text_length(piece)
         if seen >= count:
             return True
     return False
@@ -405,7 +409,7 @@ def _block_text(element: etree._Element) -> str:
     for event, node in etree.iterwalk(element, events=("start", "end")):
         if node is element:
             continue
-        if node.tag in _BLOCK_TAGS:
+        if node.tag in _NEWLINE_TAGS:
             parts.append("\n")
         parts.append((node.text if event == "start" else node.tail) or "")
     return "".join(parts)
@@ -438,7 +442,7 @@ def _retag(match: re.Match[str], stack: list[tuple[str, bool]], depth: int) -> s
         stack.append((name, kept))
     if kept:
         return match.group(0)
-    return "\n" if name in _BLOCK_TAGS else ""
+    return "\n" if name in _NEWLINE_TAGS else ""
 
 
 def _close(stack: list[tuple[str, bool]], name: str) -> bool:

@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
+if sys.version_info >= (3, 11):
+    from enum import StrEnum
+else:  # pragma: no cover - exercised only on Python 3.10
+    from enum import Enum
 
-class Status:
-    """Why a page has the text it has. Every input gets exactly one."""
+    class StrEnum(str, Enum):
+        """Python 3.11's enum.StrEnum: a member is its value, in str() too."""
+
+        def __str__(self) -> str:
+            return str.__str__(self)
+
+
+class Status(StrEnum):
+    """Why a page has the text it has. Every input gets exactly one.
+
+    A member is its string (``Status.OK == "ok"``), as it is written to the output;
+    ``set(Status)`` holds them all.
+    """
 
     OK = "ok"
     EMPTY = "empty"  # parsed, but no main text was found
@@ -19,8 +35,6 @@ class Status:
     ERROR = "error"  # an unexpected failure, with its reason in ``error``
     TRUNCATED = "truncated"  # a crawl file that could not be read to the end (one row per file)
 
-    ALL = (OK, EMPTY, NOT_HTML, DECODE_ERROR, TOO_LARGE, TOO_DEEP, PARSE_ERROR, TIMEOUT, ERROR, TRUNCATED)
-
 
 @dataclass(frozen=True)
 class Extraction:
@@ -32,7 +46,7 @@ class Extraction:
 
     text: str
     title: str
-    status: str
+    status: Status
     error: str | None = None
     block_path: str | None = None
     encoding: str | None = None
@@ -47,7 +61,7 @@ class Extraction:
         return self.status == Status.OK
 
     @classmethod
-    def failed(cls, status: str, error: str, *, method: str = "paper", encoding: str | None = None) -> "Extraction":
+    def failed(cls, status: Status, error: str, *, method: str = "paper", encoding: str | None = None) -> "Extraction":
         return cls(text="", title="", status=status, error=error, method=method, encoding=encoding)
 
     def to_dict(self) -> dict[str, object]:

@@ -17,13 +17,8 @@ from typing import NamedTuple
 
 from lxml import etree
 
+from webclean.text import BLOCK_LEVEL, LINE_BREAKS, normalise_space, text_length
 
-BLOCK_LEVEL = frozenset(
-    "address article aside blockquote body caption center dd details dialog dir div dl dt "
-    "fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr html li legend main menu "
-    "nav ol p pre section summary table tbody td tfoot th thead tr ul".split()
-)
-LINE_BREAKS = frozenset({"br", "hr"})
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 LIST_ITEMS = frozenset({"li", "dd", "dt"})
 CELLS = frozenset({"td", "th"})
@@ -103,8 +98,8 @@ class Line(NamedTuple):
 
     @property
     def length(self) -> int:
-        """Characters other than white space (locate.text_length of the text)."""
-        return len(self.text) - self.text.count(" ")
+        """Characters other than white space (text.text_length of the text)."""
+        return text_length(self.text)
 
 
 # Elements a browser does not show: the attributes are tested in C, the values here.
@@ -181,10 +176,10 @@ def segment(container: etree._Element) -> list[Line]:
 
     def flush(owner: etree._Element, noise: bool, content: bool, groups: int) -> None:
         nonlocal linked
-        text = " ".join("".join(pieces).split())
+        text = normalise_space("".join(pieces))
         pieces.clear()
         if text:
-            length = len(text) - text.count(" ")
+            length = text_length(text)
             ratio = min(1.0, linked / length)
             lines.append(Line(text, owner, _kind(owner, ratio), ratio, noise, content, groups))
         linked = 0
@@ -226,7 +221,7 @@ def segment(container: etree._Element) -> list[Line]:
                 if not solid and not text.isspace():
                     solid = True
                 if state[1]:
-                    linked += sum(map(len, text.split()))
+                    linked += text_length(text)
             continue
         closed = stack.pop()
         if closed[0]:
@@ -245,7 +240,7 @@ def segment(container: etree._Element) -> list[Line]:
             if not solid and not tail.isspace():
                 solid = True
             if closed[1]:
-                linked += sum(map(len, tail.split()))
+                linked += text_length(tail)
     return lines
 
 

@@ -16,6 +16,8 @@ import unicodedata
 from collections import Counter
 from typing import Iterable
 
+from webclean.text import CJK_RE, LATIN_WORD_RE, WORD_RE
+
 EMAIL = "<email>"
 URL = "<url>"
 PHONE = "<phone>"
@@ -68,9 +70,6 @@ _PHONE_HINT_RE = re.compile(r"\d\d\d(?:\d{4}|\)?[\s.-]\d{3})")
 _URL_PREFIX_HINT_RE = re.compile(r"://|www\.", re.IGNORECASE)
 _PSEUDO_BY_GROUP = {"email": EMAIL, "url": URL, "phone": PHONE}
 
-_CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_WORD_RE = re.compile(r"[^\W_]+", re.UNICODE)
-_LATIN_WORD_RE = re.compile(r"[^\W_\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 # Sentence-final marks: the paper names 。 and . ; ！？ and their ASCII forms end sentences too.
 SENTENCE_FINAL = frozenset("。．.！!？?…")
 _CLOSERS = frozenset("\"'”’」』）)]】》")
@@ -95,7 +94,7 @@ def _jieba():
 
 
 def has_cjk(text: str) -> bool:
-    return _CJK_RE.search(text) is not None
+    return CJK_RE.search(text) is not None
 
 
 def words(text: str) -> list[str]:
@@ -157,20 +156,20 @@ def _half_width(match: re.Match[str]) -> str:
 
 def cjk_chars(text: str) -> list[str]:
     """The CJK ideographs of ``text``, one by one."""
-    return _CJK_RE.findall(text)
+    return CJK_RE.findall(text)
 
 
 def latin_words(text: str) -> list[str]:
     """The runs of word characters of ``text`` outside CJK ideographs, as they are."""
-    return _LATIN_WORD_RE.findall(text)
+    return LATIN_WORD_RE.findall(text)
 
 
 def _plain_words(text: str) -> Iterable[str]:
     if not text:
         return ()
     if has_cjk(text):
-        return [w.lower() for w in _jieba().lcut(text, HMM=True) if _WORD_RE.search(w)]
-    return [w.lower() for w in _WORD_RE.findall(text)]
+        return [w.lower() for w in _jieba().lcut(text, HMM=True) if WORD_RE.search(w)]
+    return [w.lower() for w in WORD_RE.findall(text)]
 
 
 def special_marks(text: str) -> Counter[str]:

@@ -39,6 +39,7 @@ from warcio.recordloader import ArcWarcRecord
 from warcio.statusandheaders import StatusAndHeaders, StatusAndHeadersParserException
 
 from webclean.config import LimitsConfig
+from webclean.decode import header_charset
 from webclean.result import Status
 
 PAGE_TYPES = ("response", "resource")
@@ -56,7 +57,6 @@ READ_ERRORS = (
     ArchiveLoadFailed, StatusAndHeadersParserException, EOFError, OSError, ValueError, zlib.error, AttributeError,
 )  # fmt: skip
 
-_CHARSET = re.compile(r"""charset\s*=\s*["']?([^"';,\s]+)""", re.IGNORECASE)
 _CHUNK_SIZE = re.compile(rb"[0-9A-Fa-f]+")
 
 
@@ -468,8 +468,8 @@ def _mime_type(content_type: str | None) -> str | None:
 
 
 def _charset(content_type: str | None) -> str | None:
-    match = _CHARSET.search(content_type or "")
-    return match.group(1).lower() if match else None
+    label = header_charset(content_type)
+    return label.lower() if label else None
 
 
 def _tokens(header: str | None) -> list[str]:

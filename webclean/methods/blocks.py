@@ -28,14 +28,12 @@ it is chosen on the dev data (docs/methods.md).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Iterator
 
 from lxml import etree
 
-from webclean.locate import text_length
-from webclean.segment import BLOCK_LEVEL, LINE_BREAKS
+from webclean.text import LINE_ENDING_TAGS as _SEPARATING_TAGS, SENTENCE_END_MARK_RE as _SENTENCE_END_RE, text_length
 
 __all__ = ["BLOCK_TAGS", "NOISE_PHRASES", "Block", "block_score", "blocks_text", "collect_blocks"]
 
@@ -59,9 +57,6 @@ NOISE_PHRASES = (
 NOISE_BLOCK_MAX_CHARS = 200
 # Step 5: c. Chosen on all five dev files together (docs/methods.md).
 THRESHOLD_C = 0.005
-
-_SEPARATING_TAGS = BLOCK_LEVEL | LINE_BREAKS
-_SENTENCE_END_RE = re.compile(r"[。！？!?]|\.(?=\s|$)")
 
 
 @dataclass(frozen=True)

@@ -35,15 +35,14 @@ The cut-offs were lost with the formulas; they are chosen on the dev data
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from lxml import etree
 
-from webclean.locate import text_length
 from webclean.methods.blocks import NOISE_PHRASES
 from webclean.methods.metadata import find_date
 from webclean.segment import HEADINGS, Line, segment
+from webclean.text import CJK_RE as _CJK_RE, WORD_RE as _TOKEN_RE, text_length
 from webclean.tokenize import ends_sentence
 
 __all__ = ["NewsRecord", "ladom_record", "link_noise_regions", "preprocess"]
@@ -57,8 +56,6 @@ TIME_LINES_BELOW_TITLE = 6
 SHORT_LINE_CHARS = 20
 
 _RULE1_TAGS = ("input", "form", "img", "object")
-_TOKEN_RE = re.compile(r"[^\W_]+", re.UNICODE)
-_CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
 @dataclass(frozen=True)

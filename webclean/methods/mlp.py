@@ -37,6 +37,7 @@ from webclean.methods.blocks import NOISE_PHRASES
 from webclean.methods.metadata import find_date
 from webclean.model import ModelError, default_model, write_model_directory
 from webclean.segment import Line, drop_hidden, segment
+from webclean.text import CJK_RE as _CJK_RE, SENTENCE_END_MARK_RE as _SENTENCE_END_RE, WORD_RE as _TOKEN_RE
 
 __all__ = ["FEATURES", "MLPModel", "fit_mlp", "line_features", "mlp_lines", "page_lines"]
 
@@ -74,10 +75,7 @@ FEATURES = (
     "next_link_ratio",
     "window_log_length",  # mean log length of the 7 lines around it
 )
-_SENTENCE_END_RE = re.compile(r"[。！？!?]|\.(?=\s|$)")
 _PUNCT_RE = re.compile(r"[^\w\s]", re.UNICODE)
-_TOKEN_RE = re.compile(r"[^\W_]+", re.UNICODE)
-_CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _WINDOW = 3
 
 

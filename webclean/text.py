@@ -1,0 +1,70 @@
+"""What counts as text, defined once for every step: where a line of text ends, how
+long a text is, and the patterns that find words, CJK ideographs and sentence ends.
+
+Two copies of a rule drift apart; each rule here has one home, and the modules that
+parse, segment, measure and tokenize import it.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "BLOCK_LEVEL",
+    "CJK_IDEOGRAPHS",
+    "CJK_RE",
+    "LATIN_WORD_RE",
+    "LINE_BREAKS",
+    "LINE_ENDING_TAGS",
+    "SENTENCE_END_MARK_RE",
+    "WORD_RE",
+    "normalise_space",
+    "text_length",
+]
+
+# --- where a line ends ---------------------------------------------------------------
+
+# Block-level elements: a browser starts a new line where one starts or ends.
+BLOCK_LEVEL = frozenset(
+    "address article aside blockquote body caption center dd details dialog dir div dl dt "
+    "fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr html li legend main menu "
+    "nav ol p pre section summary table tbody td tfoot th thead tr ul".split()
+)
+# Elements that end the line they stand in without holding any text.
+LINE_BREAKS = frozenset({"br", "hr"})
+# Every tag at which a line ends.
+LINE_ENDING_TAGS = BLOCK_LEVEL | LINE_BREAKS
+
+# --- lengths ---------------------------------------------------------------------------
+
+
+def text_length(text: str) -> int:
+    """Characters that are not white space: the paper measures text by its characters."""
+    # A printable text has no white space but " " (every other white space character is
+    # a separator or a control), so counting spaces will do; lines and their sentences
+    # are such texts. str.split() treats the same characters as white space as the regex \s.
+    if text.isprintable():
+        return len(text) - text.count(" ")
+    return sum(map(len, text.split()))
+
+
+def normalise_space(text: str) -> str:
+    """Runs of white space made one space, and none at either end."""
+    return " ".join(text.split())
+
+
+# --- patterns --------------------------------------------------------------------------
+
+# CJK ideographs, as a character class's content: Extension A, the Unified Ideographs
+# and the Compatibility Ideographs. Kana, Hangul and CJK punctuation are not in it.
+# (metrics.CJK_RANGES is wider on purpose: scoring counts every CJK character.)
+CJK_IDEOGRAPHS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+CJK_RE = re.compile(f"[{CJK_IDEOGRAPHS}]")
+# A run of letters and digits ("_" is punctuation here, not a word character).
+WORD_RE = re.compile(r"[^\W_]+")
+# A run of letters and digits other than CJK ideographs.
+LATIN_WORD_RE = re.compile(f"[^\\W_{CJK_IDEOGRAPHS}]+")
+# A mark that ends a sentence, as the methods of webclean/methods/ count them: 。！？!?
+# anywhere, "." before white space or at the end. (Methods svm and paper count by
+# tokenize.sentence_ends, the sentences of Step 4's split.)
+SENTENCE_END_MARK_RE = re.compile(r"[。！？!?]|\.(?=\s|$)")
