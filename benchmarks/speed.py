@@ -408,7 +408,7 @@ class StageTimer:
         from webclean.denoise import denoise
         from webclean.extract import KEEP_WHOLE, SMOOTHING, locate_units, page_lines
         from webclean.language import declared_language, page_language
-        from webclean.methods.metadata import page_metadata
+        from webclean.metadata import page_metadata
         from webclean.parse import ParseError, page_title, parse_html
 
         config, model, clock = self.config, self.model, time.process_time

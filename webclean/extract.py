@@ -21,7 +21,7 @@ from webclean.language import declared_language, page_language
 from webclean.limits import PageTimeout, time_limit
 from webclean.locate import Block, locate_block, locate_region
 from webclean.methods import run_other_method
-from webclean.methods.metadata import page_metadata
+from webclean.metadata import page_metadata
 from webclean.model import Model, ModelError, default_model
 from webclean.parse import ParseError, page_title, parse_html
 from webclean.result import Extraction, Status

@@ -10,7 +10,7 @@ from the parsed tree to the text differ. ``run_other_method`` dispatches on
 - ``mlp``: a multi-layer perceptron over the lines of the page, after a BP network
   over lines (methods/mlp.py), with its own trained model.
 
-All three fill ``published`` and ``source`` from methods/metadata.py, read before a
+All three fill ``published`` and ``source`` from webclean/metadata.py, read before a
 method edits the tree.
 """
 
@@ -21,7 +21,7 @@ from typing import Any
 from lxml import etree
 
 from webclean.config import Config
-from webclean.methods.metadata import page_metadata
+from webclean.metadata import page_metadata
 from webclean.result import Extraction, Status
 
 __all__ = ["run_other_method"]

@@ -42,7 +42,7 @@ from lxml import etree
 
 from webclean.locate import text_length
 from webclean.methods.blocks import NOISE_PHRASES
-from webclean.methods.metadata import find_date
+from webclean.metadata import find_date
 from webclean.segment import HEADINGS, Line, segment
 from webclean.tokenize import ends_sentence
 
@@ -81,7 +81,7 @@ def ladom_record(
     char_snr_min: float | None = None,
 ) -> NewsRecord:
     """Steps 1-5 on a parsed page; edits the tree. ``published`` and ``source`` come from
-    methods/metadata.py and are passed through into the record."""
+    webclean/metadata.py and are passed through into the record."""
     node_snr_min = NODE_SNR_MIN if node_snr_min is None else node_snr_min
     char_snr_min = CHAR_SNR_MIN if char_snr_min is None else char_snr_min
     preprocess(root)

@@ -34,7 +34,7 @@ from lxml import etree
 from webclean.classifier import CONTENT, NOISE
 from webclean.config import Config
 from webclean.methods.blocks import NOISE_PHRASES
-from webclean.methods.metadata import find_date
+from webclean.metadata import find_date
 from webclean.model import ModelError, default_model, write_model_directory
 from webclean.segment import Line, drop_hidden, segment
 
