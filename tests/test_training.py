@@ -14,7 +14,9 @@ from webclean.datasets import Page
 from webclean.extract import extract, locate_units
 from webclean.model import save_model
 from webclean.parse import parse_html
-from webclean.training import MIXED, GoldMatcher, PeerVotes, choose_sample, fit_classifier, label_page, page_weights, train
+from webclean.gold import MIXED, GoldMatcher, PeerVotes
+from webclean.sampling import page_weights
+from webclean.training import choose_sample, fit_classifier, label_page, train
 
 METHODS = ("svm", "paper")
 # Small and fast: two folds, a 2 x 2 grid.

@@ -10,7 +10,7 @@ that says whether the line is main text.
 Here the lines are segment.segment's (a block element or a <br> ends a line) after
 hidden elements are dropped, and the inputs are :data:`FEATURES`. The network is
 scikit-learn's MLPClassifier, fitted by ``webclean train --method mlp`` on lines
-labelled by training.GoldMatcher; the saved model is data (weights, biases and the
+labelled by gold.GoldMatcher; the saved model is data (weights, biases and the
 input scaling in ``arrays.npz``, the rest in ``model.json``, webclean/model.py's
 layout and checksum), and prediction is a NumPy forward pass.
 
@@ -33,9 +33,11 @@ from lxml import etree
 
 from webclean.classifier import CONTENT, NOISE
 from webclean.config import Config
+from webclean.gold import MIXED, GoldMatcher
 from webclean.methods.blocks import NOISE_PHRASES
 from webclean.metadata import find_date
 from webclean.model import ModelError, default_model, write_model_directory
+from webclean.parse import ParseError, page_title, parse_html
 from webclean.segment import Line, drop_hidden, segment
 
 __all__ = ["FEATURES", "MLPModel", "fit_mlp", "line_features", "mlp_lines", "page_lines"]
@@ -266,9 +268,6 @@ def fit_mlp(X: np.ndarray, y: np.ndarray, config: Config, metadata: Mapping[str,
 
 def labelled_rows(pages: Iterable[Any], config: Config) -> tuple[np.ndarray, np.ndarray, int]:
     """Feature rows and labels of every page's lines (mixed lines left out), and the page count."""
-    from webclean.parse import ParseError, page_title, parse_html
-    from webclean.training import MIXED, GoldMatcher
-
     rows: list[np.ndarray] = []
     labels: list[np.ndarray] = []
     count = 0
