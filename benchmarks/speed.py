@@ -373,12 +373,13 @@ class StageTimer:
 
     def __init__(self) -> None:
         from webclean.config import Config
-        from webclean.extract import FEATURE_SET, check_model
+        from webclean.extract import check_model
         from webclean.features import FEATURE_SETS
         from webclean.model import default_model
+        from webclean.registry import method
 
         self.config = Config()  # webclean.extract's default configuration
-        if self.config.method not in FEATURE_SET:
+        if method(self.config.method).classifier is None:
             raise SystemExit(f"the stage breakdown knows the SVM methods only, not {self.config.method!r}: use --stage-reps 0")
         self.model = default_model(self.config.method)
         check_model(self.model, self.config)
@@ -406,10 +407,11 @@ class StageTimer:
 
         from webclean.decode import decode_html, sniff
         from webclean.denoise import denoise
-        from webclean.extract import KEEP_WHOLE, SMOOTHING, locate_units, page_lines
+        from webclean.extract import locate_units, page_lines
         from webclean.language import declared_language, page_language
         from webclean.metadata import page_metadata
         from webclean.parse import ParseError, page_title, parse_html
+        from webclean.registry import classifier_spec
 
         config, model, clock = self.config, self.model, time.process_time
         self.row.reset()
@@ -437,9 +439,9 @@ class StageTimer:
         kept = ""
         if block is not None:
             svm = _TimedSVM(self.predict, self.decision)
-            method = config.method
+            spec = classifier_spec(config.method)
             parts = denoise(
-                units, model.lexicon, svm, config.denoise.beta, self.KEY, SMOOTHING[method], title, KEEP_WHOLE[method]
+                units, model.lexicon, svm, config.denoise.beta, self.KEY, spec.smoothing, title, spec.keep_whole
             )
             kept = "\n".join(part for part in parts if part)
         t7 = clock()

@@ -64,12 +64,12 @@ def test_link_runs_leave_the_headline_after_a_menu():
 
 
 def test_method_svm_smooths_link_runs_and_paper_does_not():
-    from webclean.extract import SMOOTHING
+    from webclean.registry import classifier_spec
 
-    assert SMOOTHING == {
-        "paper": (),
-        "svm": ("link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels", "tail_lines"),
-    }
+    assert classifier_spec("paper").smoothing == ()
+    assert classifier_spec("svm").smoothing == (
+        "link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels", "tail_lines",
+    )  # fmt: skip
 
 
 def test_credits_drop_short_lines_that_name_a_source_or_an_editor():

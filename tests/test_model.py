@@ -13,9 +13,10 @@ import pytest
 
 import webclean.model
 from webclean.config import Config
-from webclean.extract import FEATURE_SET, extract
+from webclean.extract import extract
 from webclean.features import FEATURE_WIDTHS
 from webclean.model import FORMAT_VERSION, MODELS_DIR, ModelError, default_model, load_model, save_model
+from webclean.registry import classifier_spec
 
 METHODS = ("svm", "paper")
 GOLDEN_PAGE = Path(__file__).parent / "golden" / "zh-news-article" / "source.html"
@@ -63,7 +64,7 @@ def test_save_load_round_trip_predicts_identically(tmp_path, method):
     np.testing.assert_array_equal(loaded.svm.decision_function(probe), original.svm.decision_function(probe))
     assert loaded.lexicon == original.lexicon
     assert loaded.config == original.config
-    assert loaded.feature_set == original.feature_set == FEATURE_SET[method]
+    assert loaded.feature_set == original.feature_set == classifier_spec(method).feature_set
     assert loaded.version == original.version
     page = GOLDEN_PAGE.read_bytes()
     config = Config(method=method)
@@ -167,7 +168,7 @@ def test_np_load_is_called_without_pickle(saved, monkeypatch):
 def test_packaged_model_loads_with_its_provenance(method):
     assert (MODELS_DIR / method / "model.json").is_file(), f"no packaged model for {method}"
     model = default_model(method)
-    assert model.feature_set == FEATURE_SET[method]
+    assert model.feature_set == classifier_spec(method).feature_set
     assert model.config.method == method
     trained_on = model.metadata["trained_on"]
     assert trained_on and all(isinstance(name, str) and name for name in trained_on)

@@ -138,7 +138,9 @@ def test_class_and_id_words_are_whole_words_or_parts_between_separators():
 
 
 def test_svm_classifies_a_margin_of_lines_around_the_block(monkeypatch):
-    from webclean.extract import MARGIN_LINES
+    from dataclasses import replace
+
+    from webclean.registry import METHODS
 
     prose = "A sentence of the story that goes on for quite a while before it ends. " * 4
     markup = (
@@ -151,7 +153,8 @@ def test_svm_classifies_a_margin_of_lines_around_the_block(monkeypatch):
     head = ["Home", "The headline of the story", "By a reporter"]
     tail = ["Related one", "Related two", "Related three", "Related four"]
     for margin, expected_before, expected_after in (((None, 0), head, []), ((2, 3), head[-2:], tail[:3]), ((0, 0), [], [])):
-        monkeypatch.setitem(MARGIN_LINES, "svm", margin)
+        svm = METHODS["svm"]
+        monkeypatch.setitem(METHODS, "svm", replace(svm, classifier=replace(svm.classifier, margins=margin)))
         block, units = locate_units(parse_html(markup), Config(method="svm"))
         assert block.element.get("id") == "story"
         assert [u.text for u in units if u.region < 0] == expected_before

@@ -17,10 +17,11 @@ from webclean.config import Config
 from webclean.denoise import (
     TAIL_DECISION, denoise, is_credit, is_label, is_notice, is_see_also, is_spaced, last_paragraph, link_runs,
 )
-from webclean.extract import FEATURE_SET, KEEP_WHOLE, SMOOTHING, check_model, locate_page
+from webclean.extract import check_model, locate_page
 from webclean.features import feature_matrix
 from webclean.locate import text_length
 from webclean.model import Model, default_model
+from webclean.registry import method
 from webclean.result import Extraction, Status
 
 # What became of a unit.
@@ -93,7 +94,8 @@ def explain(
 ) -> Explanation:
     """The extraction of one page, unit by unit (methods svm and paper only)."""
     config = config or Config()
-    if config.method not in FEATURE_SET:
+    spec = method(config.method).classifier
+    if spec is None:
         raise ValueError(f"--explain needs a method with a classifier (svm or paper), not {config.method!r}")
     model = model or default_model(config.method)
     check_model(model, config)
@@ -102,11 +104,8 @@ def explain(
         return Explanation(page.status, page.error, config.method, None, ())
     if page.block is None:
         return Explanation(Status.EMPTY, "no block holds text", config.method, None, ())
-    method, beta, units = config.method, config.denoise.beta, page.units
-    smoothing = SMOOTHING[method]
-    kept = denoise(
-        units, model.lexicon, model.svm, beta, model.feature_set, smoothing, page.title, KEEP_WHOLE[method]
-    )
+    beta, units, smoothing = config.denoise.beta, page.units, spec.smoothing
+    kept = denoise(units, model.lexicon, model.svm, beta, model.feature_set, smoothing, page.title, spec.keep_whole)
     in_runs = link_runs(units, beta=beta, title=page.title) if "link_runs" in smoothing else [False] * len(units)
     # The units the extraction classifies: link runs are dropped unclassified.
     samples = [i for i, unit in enumerate(units) if unit.is_sample and not in_runs[i]]
@@ -154,4 +153,4 @@ def explain(
         )
     status = Status.OK if any(r.kept for r in reports) else Status.EMPTY
     error = None if status == Status.OK else "every unit of the block was classified as noise"
-    return Explanation(status, error, method, page.block.path, tuple(reports))
+    return Explanation(status, error, config.method, page.block.path, tuple(reports))

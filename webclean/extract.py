@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import Any
 
 from lxml import etree
 
@@ -20,35 +21,17 @@ from webclean.features import Unit, block_units, line_units
 from webclean.language import declared_language, page_language
 from webclean.limits import PageTimeout, time_limit
 from webclean.locate import Block, locate_block, locate_region
-from webclean.methods import run_other_method
 from webclean.metadata import page_metadata
 from webclean.model import Model, ModelError, default_model
 from webclean.parse import ParseError, page_title, parse_html
+from webclean.registry import METHODS, MethodSpec, classifier_spec, method
 from webclean.result import Extraction, Status
 from webclean.segment import Line, drop_hidden, segment
 
 _DEFAULT_CONFIG = Config()
-# The features each method's classifier reads (features.FEATURE_SETS; the SVM the
-# first features.SVM_WIDTHS of them).
-FEATURE_SET = {"paper": "paper", "svm": "rich"}
-# The lines before and after the located block that each method classifies too (None:
-# all of them); the "region" features (which "stopwords" and "rich" extend) say where a line lies.
-# The paper classifies the block's own tags only. For svm every line before the block:
-# its headline, standfirst and lead paragraph often sit there, outside the block Step 1
-# finds (docs/quality.md, "What the method adds to the paper"). A per-method constant,
-# as SMOOTHING below, and the model is trained with it.
-MARGIN_LINES: dict[str, tuple[int | None, int]] = {"paper": (0, 0), "svm": (None, 0)}
-# The passes of denoise.smooth each method runs. The paper decides each tag alone; for
-# svm, the passes that pay on sets held out (docs/quality.md, "What the method adds to
-# the paper").
-# A per-method constant, not a setting: it is part of what each method is, and a
-# packaged model is trained and judged with its method's passes.
-SMOOTHING: dict[str, tuple[str, ...]] = {"paper": (), "svm": ("link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels", "tail_lines")}
-# Whether a long unit that the noise filter drops entirely is classified whole and kept
-# when that says content: the paper drops it; for svm a short article's last paragraph
-# was lost whole (docs/quality.md, "What the method adds to the paper"). A per-method
-# constant, as SMOOTHING.
-KEEP_WHOLE: dict[str, bool] = {"paper": False, "svm": True}
+# The feature set of each SVM method, for the Spark glue and its jobs (webclean/spark.py,
+# jobs/), which read it here; the registry is its home.
+FEATURE_SET = {name: spec.classifier.feature_set for name, spec in METHODS.items() if spec.classifier is not None}
 
 
 def extract(
@@ -69,7 +52,7 @@ def extract(
         return Extraction.failed(Status.TOO_LARGE, f"{size} bytes is over limits.max_bytes = {config.limits.max_bytes}", method=config.method)
     try:
         with time_limit(config.limits.timeout_seconds):
-            if config.method in FEATURE_SET:
+            if method(config.method).model is not None:
                 model = model or default_model(config.method)
                 check_model(model, config)
             return _with_language(_extract(html, config, model, http_charset))
@@ -79,12 +62,13 @@ def extract(
 
 def check_model(model: Model, config: Config) -> None:
     """A model reads the features of one method: refuse to pair it with another."""
-    if config.method not in FEATURE_SET:
+    spec = method(config.method).classifier
+    if spec is None:
         return  # the methods of webclean/methods check their own model, if they use one
-    if model.feature_set != FEATURE_SET[config.method]:
+    if model.feature_set != spec.feature_set:
         raise ModelError(
             f"the model was trained for {model.feature_set!r} features, but method {config.method!r} "
-            f"uses {FEATURE_SET[config.method]!r}: train a model with --method {config.method}"
+            f"uses {spec.feature_set!r}: train a model with --method {config.method}"
         )
 
 
@@ -116,10 +100,10 @@ def _extract(
             lang_declared=page.lang_declared, method=config.method, published=metadata.published, source=metadata.source,
         )  # fmt: skip
     else:
-        method = config.method
+        spec = classifier_spec(config.method)
         kept = denoise(
-            page.units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, SMOOTHING[method],
-            page.title, KEEP_WHOLE[method],
+            page.units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, spec.smoothing,
+            page.title, spec.keep_whole,
         )  # fmt: skip
         text = "\n".join(part for part in kept if part)
         extraction = Extraction(
@@ -170,11 +154,33 @@ def locate_page(
         return Extraction.failed(Status.PARSE_ERROR, str(exc) or type(exc).__name__, method=config.method, encoding=encoding)
     title = page_title(root)
     declared = declared_language(root)
-    if config.method not in FEATURE_SET:
-        return run_other_method(root, title, declared, encoding, config, model)
-    lines = None if config.method == "paper" else page_lines(root, config)
+    spec = method(config.method)
+    if spec.classifier is None:
+        return _run_pipeline(root, title, declared, encoding, config, spec, model)
+    lines = page_lines(root, config) if spec.classifier.lines else None
     block, units = locate_units(root, config, lines)
     return LocatedPage(root, title, declared, encoding, block, units, lines)
+
+
+def _run_pipeline(
+    root: etree._Element, title: str, lang_declared: str | None, encoding: str | None, config: Config, spec: MethodSpec, model: Any
+) -> Extraction:
+    """The extraction of a parsed page by a method with its own steps (webclean/methods/)."""
+    assert spec.pipeline is not None
+    metadata = page_metadata(root)  # before the method edits the tree
+    paragraphs, title = spec.pipeline(root, title, metadata, model)
+    text = "\n".join(paragraphs)
+    return Extraction(
+        text=text,
+        title=title,
+        status=Status.OK if text else Status.EMPTY,
+        error=None if text else f"method {config.method} kept no text",
+        encoding=encoding,
+        lang_declared=lang_declared,
+        method=config.method,
+        published=metadata.published,
+        source=metadata.source,
+    )
 
 
 def page_lines(root: etree._Element, config: Config) -> list[Line]:
@@ -194,7 +200,8 @@ def locate_units(
     The improved method works on the page's lines: pass them when they are at hand
     (:func:`page_lines`), or they are made here.
     """
-    if config.method == "paper":
+    spec = classifier_spec(config.method)
+    if not spec.lines:
         block = locate_block(root, config.locate)
         return block, (block_units(block.element) if block is not None else [])
     improved = config.improved
@@ -211,7 +218,7 @@ def locate_units(
     if block.slots:
         posts = ({e for s in block.slots for e in s.iter()}, {e for r in block.records for e in r.iter()})
     units = line_units([lines[i] for i in inside], block.element, posts=posts)
-    before, after = MARGIN_LINES.get(config.method, (0, 0))
+    before, after = spec.margins
     first = 0 if before is None else max(0, inside[0] - before)
     if first < inside[0]:
         units = line_units(lines[first : inside[0]], region=-1) + units

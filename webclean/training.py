@@ -13,25 +13,23 @@ per-page stages in executors and the rest on the driver.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 from lxml import etree
 
 from webclean.classifier import CONTENT, NOISE, TagClassifier, fit_trees
-from webclean.config import Config
+from webclean.config import Config, ConfigError
 from webclean.datasets import DataError, Page
-from webclean.extract import FEATURE_SET, locate_units
+from webclean.extract import locate_units
 from webclean.features import SVM_WIDTHS, Unit, feature_matrix
 from webclean.gold import MIXED, GoldMatcher
 from webclean.lexicon import NoiseLexicon, TermCounts, build_lexicon
 from webclean.model import Model
 from webclean.parse import ParseError, parse_html
+from webclean.registry import classifier_spec, method
 from webclean.sampling import TrainReport, balanced_sample, natural_sample, page_weights
 from webclean.tokenize import special_marks, words
-
-if TYPE_CHECKING:
-    from webclean.methods.mlp import MLPModel
 
 
 @dataclass(frozen=True)
@@ -73,12 +71,12 @@ def count_terms(units: Iterable[LabelledUnit]) -> TermCounts:
 
 def is_balanced(config: Config) -> bool:
     balance = config.classifier.class_balance
-    return balance == "balanced" or (balance == "auto" and config.method == "paper")
+    return balance == "balanced" or (balance == "auto" and classifier_spec(config.method).balanced)
 
 
 def searches_grid(config: Config) -> bool:
     search = config.classifier.search
-    return search == "grid" or (search == "auto" and config.method == "paper")
+    return search == "grid" or (search == "auto" and classifier_spec(config.method).grid_search)
 
 
 def fit_classifier(X: np.ndarray, y: np.ndarray, config: Config) -> TagClassifier:
@@ -94,11 +92,15 @@ def fit_classifier(X: np.ndarray, y: np.ndarray, config: Config) -> TagClassifie
     ).fit(X, y)
 
 
-def train(pages: Iterable[Page], config: Config, *, sources: Sequence[str] = ()) -> tuple[Model, TrainReport]:
-    """Train a model on pages with a gold text; deterministic for a fixed random_state."""
-    if config.method == "mlp":
-        return train_mlp(pages, config, sources=sources)
-    return train_labelled((label_page(page, config) for page in pages), config, sources=sources)
+def train(pages: Iterable[Page], config: Config, *, sources: Sequence[str] = ()) -> tuple[Model | Any, TrainReport]:
+    """Train a model of the configured method on pages with a gold text; deterministic
+    for a fixed random_state. A method with its own steps trains as it says."""
+    spec = method(config.method)
+    if spec.classifier is not None:
+        return train_labelled((label_page(page, config) for page in pages), config, sources=sources)
+    if spec.train is None:
+        raise ConfigError(f"method {spec.name} has no model to train")
+    return spec.train(pages, config, sources)
 
 
 def train_labelled(
@@ -133,7 +135,7 @@ def fit_on_units(
     labels = np.asarray([u.label for u in labelled], dtype=np.int64)
     chosen = choose_sample(labels, config, pages, sets)
     needed = training_units(labels, chosen, config)
-    X = feature_matrix([labelled[i].unit for i in needed], lexicon, FEATURE_SET[config.method])
+    X = feature_matrix([labelled[i].unit for i in needed], lexicon, classifier_spec(config.method).feature_set)
     return fit_sample(X, labels, chosen, lexicon, config, report, needed, pages, sets)
 
 
@@ -162,7 +164,7 @@ def choose_sample(
 
 
 def uses_trees(config: Config) -> bool:
-    return config.method == "svm" and config.classifier.trees > 0
+    return classifier_spec(config.method).trees and config.classifier.trees > 0
 
 
 def training_units(labels: np.ndarray, chosen: np.ndarray, config: Config) -> np.ndarray:
@@ -197,7 +199,7 @@ def fit_sample(
     report.noise_units = int((labels == NOISE).sum())
     report.mixed_units = int((labels == MIXED).sum())
     units = chosen if units is None else units
-    feature_set = FEATURE_SET[config.method]
+    feature_set = classifier_spec(config.method).feature_set
     svm_rows = X[np.searchsorted(units, chosen), : SVM_WIDTHS[feature_set]]
     classifier = fit_classifier(svm_rows, labels[chosen], config)
     params = classifier.params_
@@ -224,19 +226,3 @@ def with_metadata(model: Model, report: TrainReport, sources: Sequence[str]) -> 
     """The model with what it was trained on and its report, as `webclean train` saves it."""
     metadata = {"trained_on": list(sources), "report": report.to_dict()}
     return Model(lexicon=model.lexicon, svm=model.svm, config=model.config, feature_set=model.feature_set, metadata=metadata)
-
-
-def train_mlp(pages: Iterable[Page], config: Config, *, sources: Sequence[str] = ()) -> tuple["MLPModel", TrainReport]:
-    """Method mlp (webclean/methods/mlp.py): the network over all lines of each page,
-    labelled by the same GoldMatcher, the classes in their own proportion."""
-    from webclean.methods.mlp import MAX_TRAINING_LINES, fit_mlp, labelled_rows
-
-    X, labels, count = labelled_rows(pages, config)
-    report = TrainReport(pages=count, pages_with_block=count)
-    report.content_units = int((labels == CONTENT).sum())
-    report.noise_units = int((labels == NOISE).sum())
-    chosen = natural_sample(labels, MAX_TRAINING_LINES, config.classifier.random_state)
-    model, accuracy = fit_mlp(X[chosen], labels[chosen], config)
-    report.training_samples = len(chosen)
-    report.cv_accuracy = accuracy  # for mlp: the accuracy on its training sample
-    return replace(model, metadata={"trained_on": list(sources), "report": report.to_dict()}), report

@@ -37,16 +37,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from lxml import etree
 
 from webclean.locate import text_length
+from webclean.metadata import PageMetadata, find_date
 from webclean.methods.blocks import NOISE_PHRASES
-from webclean.metadata import find_date
 from webclean.segment import HEADINGS, Line, segment
 from webclean.tokenize import ends_sentence
 
-__all__ = ["NewsRecord", "ladom_record", "link_noise_regions", "preprocess"]
+__all__ = ["NewsRecord", "ladom_record", "link_noise_regions", "preprocess", "run"]
 
 # Step 3 cut-offs, chosen on all five dev files together (docs/methods.md).
 NODE_SNR_MIN = 0.7
@@ -69,6 +70,12 @@ class NewsRecord:
     published: str | None
     source: str | None
     body: tuple[str, ...]
+
+
+def run(root: etree._Element, title: str, metadata: PageMetadata, model: Any) -> tuple[list[str], str]:
+    """The method's steps on a parsed page: the record's body and its title."""
+    record = ladom_record(root, title, metadata.published, metadata.source)
+    return list(record.body), record.title or title
 
 
 def ladom_record(
