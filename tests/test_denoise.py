@@ -100,8 +100,8 @@ def test_units_the_link_runs_pass_drops_are_not_classified():
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setitem(module.FEATURE_SETS, "counting", row)
-        kept = module.denoise(units, None, Everything(), 40, "counting", ("link_runs",))
-    assert kept == [None, None, LONG]
+        decisions = module.denoise(units, None, Everything(), 40, "counting", ("link_runs",))
+    assert decisions == [("", "link run", None), ("", "link run", None), (LONG, "kept", None)]
     assert "Home" not in classified and "News" not in classified
 
 
@@ -257,10 +257,34 @@ def test_tail_lines_drop_what_the_classifier_is_unsure_of_after_the_texts_last_p
         # Before the last long paragraph nothing changes; after it, a line needs 1 or
         # more, and a line in CJK ideographs is left to the decision at 0.
         assert unsure == [False, False, True, True, False, False]
-        assert denoise(units, None, scripted, 40, "scripted", ("tail_lines",)) == [
-            "Short line before the text", PARAGRAPH, None, None, "The last word, sure", "本文作者是本报记者",
+        assert [d.text for d in denoise(units, None, scripted, 40, "scripted", ("tail_lines",))] == [
+            "Short line before the text", PARAGRAPH, "", "", "The last word, sure", "本文作者是本报记者",
         ]  # fmt: skip
         # A thread's posts keep their lines; a page without a long paragraph has no tail.
         post = units[2]._replace(post=1)
         assert tail_lines([units[1], post], [PARAGRAPH, post.text], None, scripted, "scripted") == [False, False]
         assert tail_lines(units[2:4], kept[2:4], None, scripted, "scripted") == [False, False]
+
+
+def test_denoise_says_what_became_of_each_unit_and_why():
+    from webclean import denoise as module
+
+    values = {"Home": 0.3, "News": 0.3, PARAGRAPH: 2.0, "来源：新华社": 0.5, "（责任编辑：张三）": -0.5, "A reply in the thread": -1.0}
+    scripted = _ValuesByText(values)
+    units = [_unit("Home", "link"), _unit("News", "link"), *map(_unit, list(values)[2:5]), _unit("A reply in the thread")._replace(post=1)]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(module.FEATURE_SETS, "scripted", scripted.row)
+        patch.setitem(FEATURE_WIDTHS, "scripted", 1)
+        decisions = denoise(units, None, scripted, 40, "scripted", ("link_runs", "credits"), values=True)
+        without_values = denoise(units, None, scripted, 40, "scripted", ("link_runs", "credits"))
+    # A link run is not classified; a credit line the classifier keeps is the pass's to
+    # drop, one it drops is its own; a post's text is kept whatever the classifier says.
+    assert decisions == [
+        ("", module.LINK_RUN, None),
+        ("", module.LINK_RUN, None),
+        (PARAGRAPH, module.KEPT, 2.0),
+        ("", module.CREDIT, 0.5),
+        ("", module.DROPPED, -0.5),
+        ("A reply in the thread", module.POST, -1.0),
+    ]
+    assert without_values == [(text, outcome, None) for text, outcome, _ in decisions]

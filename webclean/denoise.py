@@ -11,7 +11,7 @@ round is one vectorised classification, and no page can reach the recursion limi
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -19,7 +19,33 @@ from webclean.classifier import CONTENT, SVMParams
 from webclean.features import FEATURE_SETS, LONG_LINE, Unit, feature_matrix
 from webclean.lexicon import NoiseLexicon
 from webclean.locate import text_length
+from webclean.timing import StageTimer, timed
 from webclean.tokenize import cjk_chars, split_sentences
+
+# What becomes of a unit (Decision.outcome).
+KEPT = "kept"
+PARTLY_KEPT = "partly kept"  # the noise filter dropped some of its sentences (Step 4)
+DROPPED = "dropped"  # classified as noise
+AS_IS = "as is"  # not a sample: kept as it is (method paper's table cells)
+POST = "post"  # a thread's post text, kept whatever the classifier says (Unit.post)
+POST_REST = "post rest"  # the rest of a post's record (user panel, signature), dropped
+LINK_RUN = "link run"  # dropped with a run of all-link lines, not classified (link_runs)
+CREDIT = "credit"  # a source or editor line, or a picture's credit, dropped (is_credit)
+SEE_ALSO = "see also"  # a "read also" line, another story's headline, dropped (is_see_also)
+NOTICE = "notice"  # the site's call to subscribe or follow, or its rights notice, dropped (is_notice)
+EMPTY_HEADING = "empty heading"  # a heading over nothing kept, dropped (empty_headings)
+EMPTY_LABEL = "empty label"  # a "Tags:" label whose line is dropped, dropped (empty_labels)
+UNSURE_TAIL = "unsure tail"  # after the text's last paragraph, kept with a decision under 1, dropped (tail_lines)
+
+
+class Decision(NamedTuple):
+    """What became of one unit: the text kept of it ("" when nothing), its outcome, and
+    the classifier's decision value for the unit as a whole (above 0: content), where
+    asked for and the unit was classified."""
+
+    text: str
+    outcome: str
+    value: float | None = None
 
 
 def denoise(
@@ -31,27 +57,50 @@ def denoise(
     smoothing: Sequence[str] = (),
     title: str = "",
     whole: bool = False,
-) -> list[str | None]:
-    """What is kept of each unit, in document order: its kept text, or None (or "")
-    where nothing; the page's text joins the kept ones.
+    *,
+    values: bool = False,
+    timer: StageTimer | None = None,
+) -> list[Decision]:
+    """What becomes of each unit, in document order; the page's text joins the kept texts.
 
     ``smoothing`` names passes of :func:`smooth` over the decisions, and
     ``tail_lines`` (:func:`tail_lines`), which asks the classifier again; ``whole``
     keeps a long unit whole that the noise filter would drop (method svm only; see
-    :func:`decide`).
+    :func:`decide`). ``values``: each sample's decision value as a whole too, at the
+    cost of one more classification of the units (``webclean extract --explain``).
     """
     # The link_runs pass drops its runs whatever the classifier says: they are not
     # classified, and decide leaves them as noise, which is that pass done.
-    settled = link_runs(units, beta=beta, title=title) if "link_runs" in smoothing else None
-    kept = decide(units, lexicon, svm, beta, feature_set, settled, whole)
+    in_runs = link_runs(units, beta=beta, title=title) if "link_runs" in smoothing else None
+    kept = decide(units, lexicon, svm, beta, feature_set, in_runs, whole, timer)
+    dropped_by: list[str | None] = [LINK_RUN if run else None for run in in_runs] if in_runs else [None] * len(units)
     rest = [name for name in smoothing if name not in ("link_runs", "tail_lines")]
     if rest:
-        kept = smooth(units, kept, beta, rest)
+        kept, by_pass = apply_passes(units, kept, beta, rest)
+        dropped_by = [by or before for before, by in zip(dropped_by, by_pass)]
     if "tail_lines" in smoothing:
-        kept = [None if unsure else text for text, unsure in zip(kept, tail_lines(units, kept, lexicon, svm, feature_set))]
-    # A thread located as its posts (method svm, locate._records): each post's text
-    # is kept, the rest of its record (user panel, signature, links) dropped.
-    return [unit.text if unit.post > 0 else None if unit.post < 0 else text for unit, text in zip(units, kept)]
+        unsure = tail_lines(units, kept, lexicon, svm, feature_set, timer)
+        kept = [None if drop else text for text, drop in zip(kept, unsure)]
+        dropped_by = [UNSURE_TAIL if drop else by for by, drop in zip(dropped_by, unsure)]
+    scores = unit_values(units, lexicon, svm, feature_set, in_runs, timer) if values else [None] * len(units)
+    return [_decision(*each) for each in zip(units, kept, dropped_by, scores)]
+
+
+def _decision(unit: Unit, kept: str | None, dropped_by: str | None, value: float | None) -> Decision:
+    # A thread located as its posts (method svm, Unit.post): each post's text is kept,
+    # the rest of its record (user panel, signature, links) dropped.
+    text = unit.text if unit.post > 0 else "" if unit.post < 0 else kept or ""
+    if not unit.is_sample:
+        outcome = AS_IS
+    elif unit.post:
+        outcome = POST if unit.post > 0 else POST_REST
+    elif dropped_by is not None:
+        outcome = dropped_by
+    elif not text:
+        outcome = DROPPED
+    else:
+        outcome = KEPT if text == unit.text else PARTLY_KEPT
+    return Decision(text, outcome, value)
 
 
 def decide(
@@ -62,6 +111,7 @@ def decide(
     feature_set: str = "paper",
     skip: Sequence[bool] | None = None,
     whole: bool = False,
+    timer: StageTimer | None = None,
 ) -> list[str | None]:
     """Steps 3 and 4 per unit: its kept text, or None where it is noise.
 
@@ -76,20 +126,45 @@ def decide(
     def keep_content(indices: list[int]) -> None:
         """Classify these units whole, in one call, and keep those that are content."""
         if indices:
-            rows = [row(units[i], units[i].text, lexicon) for i in indices]
-            for i, label in zip(indices, svm.predict(np.asarray(rows))):
+            with timed(timer, "features"):
+                rows = [row(units[i], units[i].text, lexicon) for i in indices]
+            with timed(timer, "classify"):
+                labels = svm.predict(np.asarray(rows))
+            for i, label in zip(indices, labels):
                 if label == CONTENT:
                     kept[i] = units[i].text
 
     keep_content([i for i, length in enumerate(lengths) if 0 <= length <= beta])
     long_units = [i for i, length in enumerate(lengths) if length > beta]
-    for i, text in zip(long_units, noise_filter([units[i] for i in long_units], lexicon, svm, feature_set)):
+    for i, text in zip(long_units, noise_filter([units[i] for i in long_units], lexicon, svm, feature_set, timer)):
         kept[i] = text
     if whole:
         # Departure (method svm): a long unit none of whose sentences passed alone is kept
         # whole when the whole of it is content: a short article's last paragraph was lost.
         keep_content([i for i in long_units if kept[i] is None])
     return kept
+
+
+def unit_values(
+    units: Sequence[Unit],
+    lexicon: NoiseLexicon,
+    svm: SVMParams,
+    feature_set: str,
+    skip: Sequence[bool] | None = None,
+    timer: StageTimer | None = None,
+) -> list[float | None]:
+    """The classifier's decision value of each sample as a whole, in one call; None for
+    the other units and those ``skip`` says (the link runs, which are not classified)."""
+    samples = [i for i, unit in enumerate(units) if unit.is_sample and not (skip and skip[i])]
+    values: list[float | None] = [None] * len(units)
+    if samples:
+        with timed(timer, "features"):
+            X = feature_matrix([units[i] for i in samples], lexicon, feature_set)
+        with timed(timer, "classify"):
+            scores = svm.decision_function(X)
+        for i, value in zip(samples, np.asarray(scores, dtype=float)):
+            values[i] = float(value)
+    return values
 
 
 # The passes of smooth(), in the order they run; denoise runs tail_lines after them,
@@ -113,11 +188,11 @@ _PICTURE_CREDIT_RE = re.compile(
 LABEL_CHARS = 40
 # The link_runs pass drops runs of at least this many all-link lines: two links in a row
 # are already a list (2 scored above 3 and 4: docs/experiments/quality-history.md, #2b).
-LINK_RUN = 2
+MIN_LINK_RUN = 2
 
 
 def smooth(
-    units: Sequence[Unit], kept: Sequence[str | None], beta: int, passes: Sequence[str], link_run: int = LINK_RUN
+    units: Sequence[Unit], kept: Sequence[str | None], beta: int, passes: Sequence[str], link_run: int = MIN_LINK_RUN
 ) -> list[str | None]:
     """Correct single decisions by their neighbours' (method svm).
 
@@ -149,28 +224,43 @@ def smooth(
       a list of tags, a date or a form field that is not text.
     Table cells (not samples) are left as they are.
     """
+    return apply_passes(units, kept, beta, passes, link_run)[0]
+
+
+def apply_passes(
+    units: Sequence[Unit], kept: Sequence[str | None], beta: int, passes: Sequence[str], link_run: int = MIN_LINK_RUN
+) -> tuple[list[str | None], list[str | None]]:
+    """:func:`smooth`'s decisions, and the outcome of the pass that dropped each unit
+    (None where none did)."""
     unknown = set(passes) - set(SMOOTHING_PASSES)
     if unknown:
         raise ValueError(f"unknown smoothing passes {sorted(unknown)}: choose among {SMOOTHING_PASSES}")
     kept = list(kept)
+    dropped_by: list[str | None] = [None] * len(units)
+
+    def drop(which: Sequence[bool], outcome: str) -> None:
+        for i, dropped in enumerate(which):
+            if dropped:
+                kept[i], dropped_by[i] = None, outcome
+
     if "link_runs" in passes:
-        kept = [None if dropped else text for text, dropped in zip(kept, link_runs(units, link_run, beta))]
+        drop(link_runs(units, link_run, beta), LINK_RUN)
     # Only lines still kept need the test: most lines of a page are noise by now.
     if "credits" in passes:
-        kept = [None if text and is_credit(unit) else text for unit, text in zip(units, kept)]
+        drop([bool(text) and is_credit(unit) for unit, text in zip(units, kept)], CREDIT)
     if "see_also" in passes:
-        kept = [None if text and is_see_also(unit) else text for unit, text in zip(units, kept)]
+        drop([bool(text) and is_see_also(unit) for unit, text in zip(units, kept)], SEE_ALSO)
     if "notices" in passes:
-        kept = [None if text and is_notice(unit) else text for unit, text in zip(units, kept)]
+        drop([bool(text) and is_notice(unit) for unit, text in zip(units, kept)], NOTICE)
     if "empty_headings" in passes:
-        kept = [None if empty else text for text, empty in zip(kept, empty_headings(units, kept))]
+        drop(empty_headings(units, kept), EMPTY_HEADING)
     if "empty_labels" in passes:
-        kept = [None if empty else text for text, empty in zip(kept, empty_labels(units, kept))]
-    return kept
+        drop(empty_labels(units, kept), EMPTY_LABEL)
+    return kept, dropped_by
 
 
 def link_runs(
-    units: Sequence[Unit], link_run: int = LINK_RUN, beta: int | None = None, title: str = ""
+    units: Sequence[Unit], link_run: int = MIN_LINK_RUN, beta: int | None = None, title: str = ""
 ) -> list[bool]:
     """Which units lie in a run of at least ``link_run`` all-link lines (smooth's link_runs).
 
@@ -236,7 +326,12 @@ TAIL_CJK_SHARE = 0.3
 
 
 def tail_lines(
-    units: Sequence[Unit], kept: Sequence[str | None], lexicon: NoiseLexicon, svm: SVMParams, feature_set: str
+    units: Sequence[Unit],
+    kept: Sequence[str | None],
+    lexicon: NoiseLexicon,
+    svm: SVMParams,
+    feature_set: str,
+    timer: StageTimer | None = None,
 ) -> list[bool]:
     """Which kept lines of the text's tail the classifier is not sure enough of.
 
@@ -253,7 +348,10 @@ def tail_lines(
         return unsure
     tail = [i for i in range(last + 1, len(units)) if kept[i] and units[i].post == 0 and is_spaced(units[i].text)]
     if tail:
-        values = svm.decision_function(feature_matrix([units[i] for i in tail], lexicon, feature_set))
+        with timed(timer, "features"):
+            X = feature_matrix([units[i] for i in tail], lexicon, feature_set)
+        with timed(timer, "classify"):
+            values = svm.decision_function(X)
         for i, value in zip(tail, values):
             unsure[i] = value < TAIL_DECISION
     return unsure
@@ -348,7 +446,11 @@ def _in_run(unit: Unit) -> bool:
 
 
 def noise_filter(
-    units: Sequence[Unit], lexicon: NoiseLexicon, svm: SVMParams, feature_set: str = "paper"
+    units: Sequence[Unit],
+    lexicon: NoiseLexicon,
+    svm: SVMParams,
+    feature_set: str = "paper",
+    timer: StageTimer | None = None,
 ) -> list[str | None]:
     """For each long unit, its text up to and including its last content sentence."""
     row = FEATURE_SETS[feature_set]
@@ -360,11 +462,11 @@ def noise_filter(
         pending = [k for k, end in enumerate(ends) if end]
         if not pending:
             return result
-        rows = []
-        for k in pending:
-            unit, last = units[k], sentences[k][ends[k] - 1]  # type: ignore[operator]
-            rows.append(row(unit, last.strip(), lexicon))
-        for k, label in zip(pending, svm.predict(np.asarray(rows))):
+        with timed(timer, "features"):
+            rows = [row(units[k], sentences[k][ends[k] - 1].strip(), lexicon) for k in pending]  # type: ignore[operator]
+        with timed(timer, "classify"):
+            labels = svm.predict(np.asarray(rows))
+        for k, label in zip(pending, labels):
             end = ends[k] - 1  # type: ignore[operator]
             if label == CONTENT:
                 result[k] = "".join(sentences[k][: end + 1]).strip()

@@ -1,22 +1,23 @@
 """The whole extraction of one page, as a short recipe of named steps.
 
 decode → parse → locate the block (Step 1) → its units and their features (Step 2)
-→ classify and denoise (Steps 3, 4) → an :class:`Extraction`. A page that fails at
-any step gives an Extraction with a status and a reason; nothing here raises for a
-bad page.
+→ classify and denoise (Steps 3, 4) → an :class:`Extraction`; a method with its own
+steps (webclean/methods/) takes over after the parse. A page that fails at any step
+gives an Extraction with a status and a reason; nothing here raises for a bad page.
+Each step is timed when a :class:`~webclean.timing.StageTimer` is given.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Callable, Protocol, TypeVar
 
 from lxml import etree
 
 from webclean.config import Config
 from webclean.decode import KIND_REASONS, decode_html, sniff
-from webclean.denoise import denoise
+from webclean.denoise import Decision, denoise
 from webclean.features import Unit, block_units, line_units
 from webclean.language import declared_language, page_language
 from webclean.limits import PageTimeout, time_limit
@@ -27,6 +28,7 @@ from webclean.parse import ParseError, page_title, parse_html
 from webclean.registry import METHODS, MethodSpec, classifier_spec, method
 from webclean.result import Extraction, Status
 from webclean.segment import Line, drop_hidden, segment
+from webclean.timing import StageTimer, timed
 
 _DEFAULT_CONFIG = Config()
 # The feature set of each SVM method, for the Spark glue and its jobs (webclean/spark.py,
@@ -41,8 +43,11 @@ def extract(
     config: Config | None = None,
     model: Model | None = None,
     http_charset: str | None = None,
+    timer: StageTimer | None = None,
 ) -> Extraction:
-    """Extract the main text of one page given as text or as the bytes of the response."""
+    """Extract the main text of one page given as text or as the bytes of the response.
+
+    ``timer`` adds the time of each step to its total (webclean/timing.py)."""
     config = config or _DEFAULT_CONFIG
     # Bytes for bytes; for text its UTF-8 size, measured only where it could matter.
     size = len(html)
@@ -52,10 +57,11 @@ def extract(
         return Extraction.failed(Status.TOO_LARGE, f"{size} bytes is over limits.max_bytes = {config.limits.max_bytes}", method=config.method)
     try:
         with time_limit(config.limits.timeout_seconds):
-            if method(config.method).model is not None:
+            spec = method(config.method)
+            if spec.model is not None:
                 model = model or default_model(config.method)
                 check_model(model, config)
-            return _with_language(_extract(html, config, model, http_charset))
+            return _with_language(_extract(html, config, spec, model, http_charset, timer), timer)
     except PageTimeout:
         return Extraction.failed(Status.TIMEOUT, f"over limits.timeout_seconds = {config.limits.timeout_seconds}", method=config.method)
 
@@ -72,6 +78,25 @@ def check_model(model: Model, config: Config) -> None:
         )
 
 
+def _extract(
+    html: str | bytes, config: Config, spec: MethodSpec, model: Any, http_charset: str | None, timer: StageTimer | None
+) -> Extraction:
+    if spec.classifier is None:
+        return _with_noscript(html, lambda noscript: _run_pipeline(html, config, spec, model, http_charset, noscript, timer))
+    page = classify_page(html, config, model, http_charset, timer=timer)
+    return page if isinstance(page, Extraction) else _extraction(page, config, timer)
+
+
+@dataclass(frozen=True)
+class ParsedPage:
+    """A page decoded and parsed: where the methods part."""
+
+    root: etree._Element
+    title: str
+    lang_declared: str | None
+    encoding: str | None
+
+
 @dataclass(frozen=True)
 class LocatedPage:
     """A page decoded, parsed and its block located (Steps 1 and 2): where the
@@ -86,97 +111,171 @@ class LocatedPage:
     lines: list[Line] | None  # the page's lines (method svm; None for paper)
 
 
-def _extract(
-    html: str | bytes, config: Config, model: Model | None, http_charset: str | None, noscript: bool = False
-) -> Extraction:
-    page = locate_page(html, config, model, http_charset, noscript)
-    if isinstance(page, Extraction):
-        return page
-    assert model is not None
-    metadata = page_metadata(page.root, lines=None if page.lines is None else [line.text for line in page.lines])
-    if page.block is None:
-        extraction = Extraction(
-            text="", title=page.title, status=Status.EMPTY, error="no block holds text", encoding=page.encoding,
-            lang_declared=page.lang_declared, method=config.method, published=metadata.published, source=metadata.source,
+@dataclass(frozen=True)
+class ClassifiedPage:
+    """A page through Steps 1 to 4: what became of each unit of its located block
+    (empty when no block was found)."""
+
+    located: LocatedPage
+    decisions: tuple[Decision, ...]
+
+    @property
+    def text(self) -> str:
+        return "\n".join(decision.text for decision in self.decisions if decision.text)
+
+
+def classify_page(
+    html: str | bytes,
+    config: Config,
+    model: Model,
+    http_charset: str | None = None,
+    *,
+    values: bool = False,
+    timer: StageTimer | None = None,
+) -> ClassifiedPage | Extraction:
+    """Steps 1 to 4 of an SVM method as :func:`extract` takes them, or the Extraction of
+    a page that failed before Step 1. ``values``: each unit's decision value too
+    (denoise)."""
+    return _with_noscript(html, lambda noscript: _classify(html, config, model, http_charset, noscript, values, timer))
+
+
+def _classify(
+    html: str | bytes,
+    config: Config,
+    model: Model,
+    http_charset: str | None,
+    noscript: bool,
+    values: bool,
+    timer: StageTimer | None,
+) -> ClassifiedPage | Extraction:
+    page = locate_page(html, config, http_charset, noscript, timer)
+    if isinstance(page, Extraction) or page.block is None:
+        return page if isinstance(page, Extraction) else ClassifiedPage(page, ())
+    spec = classifier_spec(config.method)
+    with timed(timer, "denoise"):
+        decisions = denoise(
+            page.units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, spec.smoothing, page.title,
+            spec.keep_whole, values=values, timer=timer,
         )  # fmt: skip
+    return ClassifiedPage(page, tuple(decisions))
+
+
+def _extraction(page: ClassifiedPage, config: Config, timer: StageTimer | None) -> Extraction:
+    located = page.located
+    with timed(timer, "metadata"):
+        lines = None if located.lines is None else [line.text for line in located.lines]
+        metadata = page_metadata(located.root, lines=lines)
+    if located.block is None:
+        text, error, block_path = "", "no block holds text", None
     else:
-        spec = classifier_spec(config.method)
-        kept = denoise(
-            page.units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, spec.smoothing,
-            page.title, spec.keep_whole,
-        )  # fmt: skip
-        text = "\n".join(part for part in kept if part)
-        extraction = Extraction(
-            text=text,
-            title=page.title,
-            status=Status.OK if text else Status.EMPTY,
-            error=None if text else "every unit of the block was classified as noise",
-            block_path=page.block.path,
-            encoding=page.encoding,
-            lang_declared=page.lang_declared,
-            method=config.method,
-            published=metadata.published,
-            source=metadata.source,
-        )
-    if not extraction.text and not noscript and _has_noscript(html):
-        # Nothing found where scripts would run: try the page as a browser without
-        # scripts shows it (Blogger's posts are in <noscript>, their script copy inert).
-        again = _extract(html, config, model, http_charset, noscript=True)
+        text, error, block_path = page.text, "every unit of the block was classified as noise", located.block.path
+    return Extraction(
+        text=text,
+        title=located.title,
+        status=Status.OK if text else Status.EMPTY,
+        error=None if text else error,
+        block_path=block_path,
+        encoding=located.encoding,
+        lang_declared=located.lang_declared,
+        method=config.method,
+        published=metadata.published,
+        source=metadata.source,
+    )
+
+
+class _Found(Protocol):
+    @property
+    def text(self) -> str: ...
+
+
+_Attempt = TypeVar("_Attempt", bound=_Found)
+_NOSCRIPT_TAG = re.compile(r"<noscript\b", re.I)
+
+
+def _with_noscript(html: str | bytes, attempt: Callable[[bool], _Attempt]) -> _Attempt:
+    """``attempt(noscript=False)``; when that finds no text, the page as a browser without
+    scripts shows it (Blogger's posts are in <noscript>, their script copy inert)."""
+    found = attempt(False)
+    if not found.text and _has_noscript(html):
+        again = attempt(True)
         if again.text:
             return again
-    return extraction
-
-
-_NOSCRIPT_TAG = re.compile(r"<noscript\b", re.I)
+    return found
 
 
 def _has_noscript(html: str | bytes) -> bool:
     return _NOSCRIPT_TAG.search(html if isinstance(html, str) else html.decode("latin-1")) is not None
 
 
-def locate_page(
-    html: str | bytes, config: Config, model: Model | None, http_charset: str | None = None, noscript: bool = False
-) -> LocatedPage | Extraction:
-    """Decode, parse and locate: the page up to its classification, or the finished
-    Extraction of a page that failed on the way (or of a method without a classifier).
-    ``noscript``: parse the page as a browser without scripts shows it (parse_html)."""
+def read_page(
+    html: str | bytes, config: Config, http_charset: str | None = None, noscript: bool = False, timer: StageTimer | None = None
+) -> ParsedPage | Extraction:
+    """Decode and parse: the page's tree and what every method reads of it first, or the
+    Extraction of a page that is no HTML or cannot be parsed. ``noscript``: parse the
+    page as a browser without scripts shows it (parse_html)."""
     encoding = None
     if isinstance(html, bytes):
-        kind = sniff(html)
-        if kind != "html":
-            status = Status.EMPTY if kind == "empty" else Status.NOT_HTML
-            return Extraction.failed(status, KIND_REASONS[kind], method=config.method)
-        decoded = decode_html(html, http_charset)
+        with timed(timer, "decode"):
+            kind = sniff(html)
+            if kind != "html":
+                status = Status.EMPTY if kind == "empty" else Status.NOT_HTML
+                return Extraction.failed(status, KIND_REASONS[kind], method=config.method)
+            decoded = decode_html(html, http_charset)
         html, encoding = decoded.text, decoded.encoding
     try:
-        root = parse_html(html, max_depth=config.limits.max_depth, noscript=noscript)
+        with timed(timer, "parse"):
+            root = parse_html(html, max_depth=config.limits.max_depth, noscript=noscript)
     except (ParseError, etree.LxmlError) as exc:
         return Extraction.failed(Status.PARSE_ERROR, str(exc) or type(exc).__name__, method=config.method, encoding=encoding)
-    title = page_title(root)
-    declared = declared_language(root)
-    spec = method(config.method)
-    if spec.classifier is None:
-        return _run_pipeline(root, title, declared, encoding, config, spec, model)
-    lines = page_lines(root, config) if spec.classifier.lines else None
-    block, units = locate_units(root, config, lines)
-    return LocatedPage(root, title, declared, encoding, block, units, lines)
+    with timed(timer, "title"):
+        title = page_title(root)
+        declared = declared_language(root)
+    return ParsedPage(root, title, declared, encoding)
+
+
+def locate_page(
+    html: str | bytes, config: Config, http_charset: str | None = None, noscript: bool = False, timer: StageTimer | None = None
+) -> LocatedPage | Extraction:
+    """Decode, parse and locate (an SVM method): the page up to its classification, or the
+    Extraction of a page that failed on the way."""
+    page = read_page(html, config, http_charset, noscript, timer)
+    if isinstance(page, Extraction):
+        return page
+    lines = None
+    if classifier_spec(config.method).lines:
+        with timed(timer, "segment"):
+            lines = page_lines(page.root, config)
+    with timed(timer, "locate"):
+        block, units = locate_units(page.root, config, lines)
+    return LocatedPage(page.root, page.title, page.lang_declared, page.encoding, block, units, lines)
 
 
 def _run_pipeline(
-    root: etree._Element, title: str, lang_declared: str | None, encoding: str | None, config: Config, spec: MethodSpec, model: Any
+    html: str | bytes,
+    config: Config,
+    spec: MethodSpec,
+    model: Any,
+    http_charset: str | None,
+    noscript: bool,
+    timer: StageTimer | None,
 ) -> Extraction:
-    """The extraction of a parsed page by a method with its own steps (webclean/methods/)."""
+    """The extraction of a page by a method with its own steps (webclean/methods/)."""
     assert spec.pipeline is not None
-    metadata = page_metadata(root)  # before the method edits the tree
-    paragraphs, title = spec.pipeline(root, title, metadata, model)
+    page = read_page(html, config, http_charset, noscript, timer)
+    if isinstance(page, Extraction):
+        return page
+    with timed(timer, "metadata"):
+        metadata = page_metadata(page.root)  # before the method edits the tree
+    with timed(timer, "method"):
+        paragraphs, title = spec.pipeline(page.root, page.title, metadata, model)
     text = "\n".join(paragraphs)
     return Extraction(
         text=text,
         title=title,
         status=Status.OK if text else Status.EMPTY,
         error=None if text else f"method {config.method} kept no text",
-        encoding=encoding,
-        lang_declared=lang_declared,
+        encoding=page.encoding,
+        lang_declared=page.lang_declared,
         method=config.method,
         published=metadata.published,
         source=metadata.source,
@@ -232,7 +331,8 @@ def locate(root: etree._Element, config: Config) -> Block | None:
     return locate_units(root, config)[0]
 
 
-def _with_language(extraction: Extraction) -> Extraction:
+def _with_language(extraction: Extraction, timer: StageTimer | None = None) -> Extraction:
     """``lang``: the language detected in the text when it is long enough, else the declared one."""
-    lang = page_language(extraction.text, extraction.lang_declared)
+    with timed(timer, "language"):
+        lang = page_language(extraction.text, extraction.lang_declared)
     return extraction if lang == extraction.lang else replace(extraction, lang=lang)
