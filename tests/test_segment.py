@@ -2,7 +2,7 @@ from lxml import html
 
 from webclean.config import Config
 from webclean.extract import locate_units
-from webclean.locate import locate_region
+from webclean.region import locate_region
 from webclean.parse import parse_html
 from webclean.segment import drop_hidden, segment
 
@@ -281,11 +281,11 @@ def test_a_loose_likeness_needs_the_posts_texts_to_hold_most_of_the_records_text
     markup = "<html><body><div id='list'>" + "".join(card(n) for n in range(4)) + "</div></body></html>"
     root = parse_html(markup)
     winner = root.find(".//div[@class='credit small']")
-    from webclean.locate import _thread
+    from webclean.threads import loose_thread
 
     total = {el: len("".join(el.itertext())) for el in root.iter()}
-    assert _thread(winner, winner.getparent(), total) is None
-    assert _thread(root.find(".//div[@class='body']"), winner.getparent(), total) is not None
+    assert loose_thread(winner, winner.getparent(), total) is None
+    assert loose_thread(root.find(".//div[@class='body']"), winner.getparent(), total) is not None
 
 
 def test_a_thread_ends_with_its_last_post():

@@ -21,10 +21,11 @@ from webclean.denoise import Decision, denoise
 from webclean.features import Unit, block_units, line_units
 from webclean.language import declared_language, page_language
 from webclean.limits import PageTimeout, time_limit
-from webclean.locate import Block, locate_block, locate_region
+from webclean.locate import Block, locate_block
 from webclean.metadata import page_metadata
 from webclean.model import Model, ModelError, default_model
 from webclean.parse import ParseError, page_title, parse_html
+from webclean.region import locate_region
 from webclean.registry import METHODS, MethodSpec, classifier_spec, method
 from webclean.result import Extraction, Status
 from webclean.segment import Line, drop_hidden, segment

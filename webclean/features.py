@@ -54,7 +54,7 @@ class Unit(NamedTuple):
     # Of the "region" feature set: -1 for a line of the margin before the located
     # block, 1 of the margin after it, 0 in it (extract.MARGIN_LINES).
     region: int = 0
-    # In a thread located as its posts (locate._records): 1 for a line of a post's
+    # In a thread located as its posts (threads.find_records): 1 for a line of a post's
     # text, -1 for one elsewhere in a post's record (its panel, signature, links) or
     # after the last record (reply box, pager, who is online: a thread ends with its last
     # post), 0 for any other line. Not a feature: denoise keeps and drops these lines as such.
