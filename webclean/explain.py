@@ -12,17 +12,15 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from webclean.config import Config
-from webclean.denoise import (
-    AS_IS, CREDIT, DROPPED, EMPTY_HEADING, EMPTY_LABEL, KEPT, LINK_RUN, NOTICE, PARTLY_KEPT, POST, POST_REST, SEE_ALSO,
-    UNSURE_TAIL,
-)  # fmt: skip
+from webclean.denoise import AS_IS, DROPPED, KEPT, PARTLY_KEPT, POST, POST_REST
 from webclean.extract import check_model, classify_page
 from webclean.locate import text_length
 from webclean.model import Model, default_model
 from webclean.registry import method
 from webclean.result import Extraction, Status
+from webclean.smoothing import CREDIT, EMPTY_HEADING, EMPTY_LABEL, LINK_RUN, NOTICE, SEE_ALSO, UNSURE_TAIL
 
-# The outcomes of a unit (webclean/denoise.py), named here too for the callers of explain.
+# The outcomes of a unit (webclean/denoise.py, webclean/smoothing.py), named here too for the callers of explain.
 __all__ = [
     "AS_IS", "CREDIT", "DROPPED", "EMPTY_HEADING", "EMPTY_LABEL", "KEPT", "LINK_RUN", "NOTICE", "PARTLY_KEPT", "POST",
     "POST_REST", "SEE_ALSO", "UNSURE_TAIL", "Explanation", "UnitReport", "explain",
