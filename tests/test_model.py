@@ -120,15 +120,22 @@ def test_an_edited_model_json_is_refused(saved):
         load_model(saved)
 
 
-def test_a_model_whose_arrays_do_not_fit_its_feature_set_is_refused(saved):
-    # Consistent files (checksum and version recomputed), but the SVM and the trees
+@pytest.mark.parametrize(
+    ("edit", "refusal"),
+    [
+        (lambda d: {**d, "feature_set": "paper"}, "SVM does not read"),
+        (lambda d: {**d, "svm": {**d["svm"], "tree_width": d["svm"]["tree_width"] + 1}}, "trees do not read"),
+    ],
+    ids=["svm", "trees"],
+)
+def test_a_model_whose_arrays_do_not_fit_its_feature_set_is_refused(saved, edit, refusal):
+    # Consistent files (checksum and version recomputed), but the SVM or the trees
     # would read other columns than the named feature set gives them.
     document = json.loads((saved / "model.json").read_text(encoding="utf-8"))
-    document["feature_set"] = "stopwords"
-    (saved / "model.json").write_text(json.dumps(document), encoding="utf-8")
+    (saved / "model.json").write_text(json.dumps(edit(document)), encoding="utf-8")
     with np.load(saved / "arrays.npz") as npz:
         _rewrite_arrays(saved, {k: npz[k] for k in npz.files})
-    with pytest.raises(ModelError, match="trees do not read"):
+    with pytest.raises(ModelError, match=refusal):
         load_model(saved)
 
 

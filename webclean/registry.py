@@ -50,7 +50,7 @@ class ClassifierSpec:
     # the paper's <p>, <a> and <td> of the block that locate.locate_block finds.
     lines: bool
     # The lines before and after the located block that are classified too (None: all
-    # of them; the "region" features say where a line lies). Lines only.
+    # of them; two of the features say where a line lies). Lines only.
     margins: tuple[int | None, int] = (0, 0)
     # The passes over the classifier's decisions (smoothing.py), in the order they run.
     smoothing: tuple[str, ...] = ()

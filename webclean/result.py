@@ -13,13 +13,12 @@ class Status:
     NOT_HTML = "not_html"  # binary, PDF, image or plain non-markup bytes
     DECODE_ERROR = "decode_error"
     TOO_LARGE = "too_large"  # over limits.max_bytes
-    TOO_DEEP = "too_deep"  # reserved: deep trees are flattened, not refused
     PARSE_ERROR = "parse_error"
     TIMEOUT = "timeout"  # over limits.timeout_seconds
     ERROR = "error"  # an unexpected failure, with its reason in ``error``
     TRUNCATED = "truncated"  # a crawl file that could not be read to the end (one row per file)
 
-    ALL = (OK, EMPTY, NOT_HTML, DECODE_ERROR, TOO_LARGE, TOO_DEEP, PARSE_ERROR, TIMEOUT, ERROR, TRUNCATED)
+    ALL = (OK, EMPTY, NOT_HTML, DECODE_ERROR, TOO_LARGE, PARSE_ERROR, TIMEOUT, ERROR, TRUNCATED)
 
 
 @dataclass(frozen=True)
