@@ -150,8 +150,10 @@ def _classify(
     timer: StageTimer | None,
 ) -> ClassifiedPage | Extraction:
     page = locate_page(html, config, http_charset, noscript, timer)
-    if isinstance(page, Extraction) or page.block is None:
-        return page if isinstance(page, Extraction) else ClassifiedPage(page, ())
+    if isinstance(page, Extraction):
+        return page
+    if page.block is None:
+        return ClassifiedPage(page, ())
     spec = classifier_spec(config.method)
     with timed(timer, "denoise"):
         decisions = denoise(

@@ -16,7 +16,6 @@ from typing import Callable
 
 from lxml import etree
 
-
 # How far above the block its record may lie: a forum post's text sits about ten
 # levels below the post's own element (table, row, cell and the boxes within).
 _RECORD_DEPTH = 12

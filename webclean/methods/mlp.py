@@ -35,8 +35,8 @@ from lxml import etree
 from webclean.classifier import CONTENT, NOISE
 from webclean.config import Config
 from webclean.gold import MIXED, GoldMatcher
-from webclean.methods.blocks import NOISE_PHRASES
 from webclean.metadata import PageMetadata, find_date
+from webclean.methods.blocks import NOISE_PHRASES
 from webclean.modeldir import ModelError, register_format, write_model_directory
 from webclean.parse import ParseError, page_title, parse_html
 from webclean.sampling import TrainReport, natural_sample
