@@ -5,8 +5,9 @@
 
 For each seed (``classifier.random_state``) it trains the models of
 ``webclean evaluate --leave-one-set-out`` (each set scored by a model that never saw
-it), locates every scored page once and keeps its units and its title. A variant then
-decides the units again, with one pass of ``extract.SMOOTHING["svm"]`` left out
+it), locates every scored page once as ``webclean.extract`` does
+(``extract.classify_page``) and keeps its units and its title. A variant then
+decides the units again, with one pass of method svm's ``smoothing`` (webclean/registry.py) left out
 (``without:<pass>``), without keeping whole a long unit the noise filter drops
 (``without:keep_whole``), or without a thread's post decisions: all of them
 (``without:posts``), the posts' texts kept as such (``without:post_texts``) or the
@@ -36,12 +37,15 @@ from webclean.config import Config  # noqa: E402
 from webclean.datasets import Page, read_pages  # noqa: E402
 from webclean.denoise import denoise  # noqa: E402
 from webclean.evaluate import held_out_models  # noqa: E402
-from webclean.extract import KEEP_WHOLE, SMOOTHING, LocatedPage, _has_noscript, locate_page  # noqa: E402
+from webclean.extract import classify_page  # noqa: E402
 from webclean.features import Unit  # noqa: E402
 from webclean.metrics import Scoreboard, score_page  # noqa: E402
 from webclean.model import Model  # noqa: E402
+from webclean.registry import classifier_spec  # noqa: E402
+from webclean.result import Extraction  # noqa: E402
 
 METHOD = "svm"
+SPEC = classifier_spec(METHOD)
 
 
 @dataclass
@@ -59,15 +63,15 @@ class Variant:
     """How the units are decided: the smoothing passes, whether a long unit is kept
     whole, whether the posts of a thread keep their own decisions."""
 
-    passes: tuple[str, ...] = SMOOTHING[METHOD]
-    whole: bool = KEEP_WHOLE[METHOD]
+    passes: tuple[str, ...] = SPEC.smoothing
+    whole: bool = SPEC.keep_whole
     posts: str = "both"  # the post decisions taken: "both", "keep" (texts only), "drop" (panels only), "none"
 
 
 def variants() -> dict[str, Variant]:
     found = {"baseline": Variant()}
-    for name in SMOOTHING[METHOD]:
-        found[f"without:{name}"] = Variant(passes=tuple(p for p in SMOOTHING[METHOD] if p != name))
+    for name in SPEC.smoothing:
+        found[f"without:{name}"] = Variant(passes=tuple(p for p in SPEC.smoothing if p != name))
     found["without:keep_whole"] = Variant(whole=False)
     found["without:posts"] = Variant(posts="none")
     found["without:post_texts"] = Variant(posts="drop")
@@ -85,25 +89,19 @@ def kept_text(outcome: Outcome, variant: Variant, config: Config) -> str:
         taken = {"keep": 1, "drop": -1, "none": None}[variant.posts]
         units = [unit if unit.post == taken else unit._replace(post=0) for unit in units]
     model = outcome.model
-    kept = denoise(
+    decisions = denoise(
         units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, variant.passes, outcome.title, variant.whole
     )
-    return "\n".join(part for part in kept if part)
+    return "\n".join(decision.text for decision in decisions if decision.text)
 
 
 def _outcome(page: Page, config: Config, model: Model) -> Outcome:
-    """The page located as extract() locates it, in a browser without scripts too when
-    nothing is found otherwise (the units of the located page that extract keeps)."""
-    found = Outcome(page, [], "", model)
-    for noscript in (False, True):
-        located = locate_page(page.html, config, model, noscript=noscript)
-        if isinstance(located, LocatedPage) and located.block is not None:
-            found = Outcome(page, located.units, located.title, model)
-            if kept_text(found, Variant(), config) or noscript:
-                return found
-        if not _has_noscript(page.html):
-            break
-    return found
+    """The page's units as extract() locates and keeps them (the library's recipe, its
+    reading without scripts included)."""
+    classified = classify_page(page.html, config, model)
+    if isinstance(classified, Extraction):
+        return Outcome(page, [], "", model)
+    return Outcome(page, classified.located.units, classified.located.title, model)
 
 
 def outcomes(paths: Sequence[str], seed: int) -> list[Outcome]:

@@ -17,9 +17,9 @@ What is measured, in this order:
    of load on this shared machine, or a warm cache, favours none of them. Time is
    ``time.process_time`` (CPU time of the process) around the call alone; each pass
    gives pages per CPU-second, and the tables show the median pass;
-3. webclean stage by stage: the steps of ``webclean.extract._extract`` called here
-   in the same order, each timed; alternating with ``webclean.extract`` on the same
-   page, to show what the instrumentation costs;
+3. webclean stage by stage: ``webclean.extract`` with the library's stage timer
+   (``webclean.timing.StageTimer``); alternating with ``webclean.extract`` without it
+   on the same page, to show what the timing costs;
 4. memory: the tracemalloc peak of each ``webclean.extract`` call, the memory
    libxml2 holds for each parsed tree (tracemalloc cannot see it), and the
    process's ru_maxrss;
@@ -59,7 +59,6 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
-from unittest import mock
 
 # Run as a script: use webclean as installed or on PYTHONPATH, else the tree above.
 ROOT = Path(__file__).resolve().parents[1]
@@ -300,207 +299,51 @@ def timed_pass(runs: dict[str, Run], pages: Sequence[BenchPage], number: int) ->
 
 # --- webclean stage by stage -------------------------------------------------
 
-STAGES = (
-    "decode", "parse", "title+lang", "segment", "locate", "metadata", "features", "classify", "denoise (rest)", "detect language",
-)  # fmt: skip
-
-
-class _Timed:
-    """A callable that adds the CPU time of each call to a running total."""
-
-    def __init__(self, function: Callable[..., object]) -> None:
-        self.function = function
-        self.seconds = 0.0
-        self.calls = 0
-
-    def __call__(self, *args: object) -> object:
-        start = time.process_time()
-        value = self.function(*args)
-        self.seconds += time.process_time() - start
-        self.calls += 1
-        return value
-
-    def reset(self) -> None:
-        self.seconds, self.calls = 0.0, 0
-
-
-class _TimedSVM:
-    """Stands in for SVMParams in ``denoise``, which calls nothing of it but predict()
-    and, for the tail's lines, decision_function()."""
-
-    def __init__(self, predict: _Timed, decision_function: _Timed) -> None:
-        self.predict = predict
-        self.decision_function = decision_function
-
-
-@dataclass(frozen=True)
-class Calibration:
-    """What a timed call costs beyond the call: subtracted from the stage figures."""
-
-    inside: float  # seconds a _Timed adds to its own total (about one process_time())
-    outside: float  # seconds it adds to the enclosing stage, outside its own total
-
-    @classmethod
-    def measure(cls, n: int = 20000) -> "Calibration":
-        timed = _Timed(_nothing)
-        start = time.process_time()
-        for _ in range(n):
-            _nothing()
-        bare = time.process_time() - start
-        start = time.process_time()
-        for _ in range(n):
-            timed()
-        wrapped = time.process_time() - start
-        inside = timed.seconds / n
-        return cls(inside=inside, outside=max(0.0, (wrapped - bare) / n - inside))
-
-
-def _nothing() -> None:
-    return None
-
-
-class StageTimer:
-    """The steps of ``webclean.extract._extract`` for bytes input, each timed.
-
-    Features and classification happen inside ``denoise``: its row function and the
-    SVM's predict() are wrapped for the purpose. The row function is reached through
-    ``features.FEATURE_SETS``, so a timed copy is registered there under a private
-    key while the breakdown runs, with its width in ``FEATURE_WIDTHS`` (``mock.patch.dict``
-    restores both dicts); no library code changes.
-    """
-
-    KEY = "_speed_benchmark_timed"
-
-    def __init__(self) -> None:
-        from webclean.config import Config
-        from webclean.extract import FEATURE_SET, check_model
-        from webclean.features import FEATURE_SETS
-        from webclean.model import default_model
-
-        self.config = Config()  # webclean.extract's default configuration
-        if self.config.method not in FEATURE_SET:
-            raise SystemExit(f"the stage breakdown knows the SVM methods only, not {self.config.method!r}: use --stage-reps 0")
-        self.model = default_model(self.config.method)
-        check_model(self.model, self.config)
-        self.row = _Timed(FEATURE_SETS[self.model.feature_set])
-        self.predict = _Timed(self.model.svm.predict)
-        self.decision = _Timed(self.model.svm.decision_function)
-        self.calibration = Calibration.measure()
-
-    @contextlib.contextmanager
-    def registered(self) -> Iterator[None]:
-        """The timed row function registered under KEY, with its width, while in use."""
-        from webclean.features import FEATURE_SETS, FEATURE_WIDTHS
-
-        width = FEATURE_WIDTHS[self.model.feature_set]
-        with mock.patch.dict(FEATURE_SETS, {self.KEY: self.row}), mock.patch.dict(FEATURE_WIDTHS, {self.KEY: width}):
-            yield
-
-    def run(self, data: bytes) -> tuple[dict[str, float], str] | None:
-        """Seconds per stage and the text; None for a page that stops before parsing.
-
-        Mirrors ``_extract`` for bytes and the default method; if the library's recipe
-        changes and this does not follow, the report says so (texts then differ).
-        """
-        from lxml import etree
-
-        from webclean.decode import decode_html, sniff
-        from webclean.denoise import denoise
-        from webclean.extract import KEEP_WHOLE, SMOOTHING, locate_units, page_lines
-        from webclean.language import declared_language, page_language
-        from webclean.methods.metadata import page_metadata
-        from webclean.parse import ParseError, page_title, parse_html
-
-        config, model, clock = self.config, self.model, time.process_time
-        self.row.reset()
-        self.predict.reset()
-        self.decision.reset()
-        t0 = clock()
-        if sniff(data) != "html":
-            return None
-        text = decode_html(data, None).text
-        t1 = clock()
-        try:
-            root = parse_html(text, max_depth=config.limits.max_depth)
-        except (ParseError, etree.LxmlError):
-            return None
-        t2 = clock()
-        title = page_title(root)
-        declared = declared_language(root)
-        t3 = clock()
-        lines = page_lines(root, config)
-        t4 = clock()
-        block, units = locate_units(root, config, lines)
-        t5 = clock()
-        page_metadata(root, lines=[line.text for line in lines])
-        t6 = clock()
-        kept = ""
-        if block is not None:
-            svm = _TimedSVM(self.predict, self.decision)
-            method = config.method
-            parts = denoise(
-                units, model.lexicon, svm, config.denoise.beta, self.KEY, SMOOTHING[method], title, KEEP_WHOLE[method]
-            )
-            kept = "\n".join(part for part in parts if part)
-        t7 = clock()
-        page_language(kept, declared)
-        t8 = clock()
-        return self._split(t0, t1, t2, t3, t4, t5, t6, t7, t8), kept
-
-    def _split(self, *t: float) -> dict[str, float]:
-        cal = self.calibration
-        features = self.row.seconds - self.row.calls * cal.inside
-        classified = self.predict.seconds + self.decision.seconds
-        classify = classified - (self.predict.calls + self.decision.calls) * cal.inside
-        calls = self.row.calls + self.predict.calls + self.decision.calls
-        spans = [b - a for a, b in zip(t, t[1:])]
-        rest = spans[-2] - self.row.seconds - classified - calls * cal.outside
-        return dict(zip(STAGES, [*spans[:-2], features, classify, rest, spans[-1]]))
+# The recipe's stages (webclean/extract.py), in its order, as the tables name them.
+STAGES = {
+    "decode": "decode",
+    "parse": "parse",
+    "title": "title+lang",
+    "segment": "segment",
+    "locate": "locate",
+    "features": "features",
+    "classify": "classify",
+    "denoise": "denoise (rest)",
+    "metadata": "metadata",
+    "method": "method",
+    "language": "detect language",
+}
 
 
 @dataclass
 class StageReport:
     per_pass: list[dict[str, float]]  # seconds per stage, summed over the pages, per pass
+    timed_per_pass: list[float]  # webclean.extract(bytes, timer=...) on the pages, per pass
     extract_per_pass: list[float]  # webclean.extract(bytes) on the same pages, alternating
     pages: int
-    skipped: int
-    mismatches: list[str]  # pages whose instrumented text differs from webclean.extract's
-    calibration: Calibration
 
 
 def stage_breakdown(pages: Sequence[BenchPage], reps: int) -> StageReport:
+    """webclean.extract on each page with the library's stage timer, and without it."""
     from webclean.extract import extract
+    from webclean.timing import StageTimer
 
     timer = StageTimer()
-    per_pass, extract_per_pass, skipped = [], [], 0
-    with timer.registered():
-        # Untimed: a warm-up (model, jieba) when webclean-* was not among the extractors,
-        # and the check that the instrumented recipe is still the library's.
-        mismatches = [page.id for page in pages if _instrumented_text(timer, page) not in (None, extract(page.data).text)]
-        for number in range(reps):
-            totals: dict[str, float] = dict.fromkeys(STAGES, 0.0)
-            extract_total = 0.0
-            skipped = 0
-            for i, page in enumerate(pages):
-                first_extract = (i + number) % 2 == 0
-                if first_extract:
-                    extract_total += _cpu(lambda: extract(page.data))
-                stages = timer.run(page.data)
-                if not first_extract:
-                    extract_total += _cpu(lambda: extract(page.data))
-                if stages is None:
-                    skipped += 1
-                    continue
-                for name, seconds in stages[0].items():
-                    totals[name] += seconds
-            per_pass.append(totals)
-            extract_per_pass.append(extract_total)
-    return StageReport(per_pass, extract_per_pass, len(pages), skipped, mismatches, timer.calibration)
-
-
-def _instrumented_text(timer: StageTimer, page: BenchPage) -> str | None:
-    stages = timer.run(page.data)
-    return None if stages is None else stages[1]
+    per_pass, timed_per_pass, extract_per_pass = [], [], []
+    for number in range(reps):
+        timer.reset()
+        timed_total = extract_total = 0.0
+        for i, page in enumerate(pages):
+            first_extract = (i + number) % 2 == 0
+            if first_extract:
+                extract_total += _cpu(lambda: extract(page.data))
+            timed_total += _cpu(lambda: extract(page.data, timer=timer))
+            if not first_extract:
+                extract_total += _cpu(lambda: extract(page.data))
+        per_pass.append(dict(timer.seconds))
+        timed_per_pass.append(timed_total)
+        extract_per_pass.append(extract_total)
+    return StageReport(per_pass, timed_per_pass, extract_per_pass, len(pages))
 
 
 def _cpu(function: Callable[[], object]) -> float:
@@ -664,29 +507,27 @@ def source_table(passes: Sequence[Pass], pages: Sequence[BenchPage], names: Sequ
 
 
 def stage_table(report: StageReport) -> str:
-    counted = report.pages - report.skipped
-    totals = {s: statistics.median(p[s] for p in report.per_pass) for s in STAGES}
+    n = report.pages
+    names = [name for name in STAGES if any(name in p for p in report.per_pass)]
+    totals = {name: statistics.median(p.get(name, 0.0) for p in report.per_pass) for name in names}
     total = statistics.median(sum(p.values()) for p in report.per_pass)
+    timed = statistics.median(report.timed_per_pass)
     extract = statistics.median(report.extract_per_pass)
     lines = ["| stage | ms/page | share |", "|---|---|---|"]
-    for stage in STAGES:
-        lines.append(f"| {stage} | {1000 * totals[stage] / counted:.2f} | {100 * totals[stage] / total:.1f} % |")
-    lines.append(f"| **total** (sum of stages) | **{1000 * total / counted:.2f}** | 100 % |")
-    lines.append(f"| webclean.extract(bytes), same pages, alternating | {1000 * extract / report.pages:.2f} | |")
+    for name in names:
+        lines.append(f"| {STAGES[name]} | {1000 * totals[name] / n:.2f} | {100 * totals[name] / total:.1f} % |")
+    lines.append(f"| **total** (sum of stages) | **{1000 * total / n:.2f}** | 100 % |")
+    lines.append(f"| webclean.extract(bytes) with the timer | {1000 * timed / n:.2f} | |")
+    lines.append(f"| webclean.extract(bytes) without it, same pages, alternating | {1000 * extract / n:.2f} | |")
     notes = [
         "",
-        f"Median of {len(report.per_pass)} passes over {counted} pages ({report.skipped} stopped before parsing). "
+        f"Median of {len(report.per_pass)} passes over {n} pages, timed by the library's own stage timer "
+        "(`extract(..., timer=StageTimer())`, webclean/timing.py). "
         "segment is `page_lines` (drop_hidden and segment: the page's lines); "
         "locate is `locate_units` on those lines (Step 1's locate_region, and line_units); "
-        "metadata is `page_metadata` (date and source) on the same lines; "
+        "metadata is `page_metadata` (date and source); "
         "features is the row function and classify `SVMParams.predict` (and `decision_function`, for the tail's lines) "
-        "inside `denoise`, "
-        "whose other work (sentence splitting, the noise-filter loop, building arrays, the final join) is denoise (rest). "
-        f"Each timed call costs {1e6 * report.calibration.inside:.2f} µs inside its own figure and "
-        f"{1e6 * report.calibration.outside:.2f} µs outside it (measured at start, subtracted).",
-        "Instrumented text equal to webclean.extract's on every page."
-        if not report.mismatches
-        else f"Instrumented text differs from webclean.extract's on {len(report.mismatches)} pages: {', '.join(report.mismatches[:5])}",
+        "inside `denoise`, whose other work (sentence splitting, the noise-filter loop, the passes) is denoise (rest).",
     ]
     return "\n".join(lines + notes)
 
@@ -781,15 +622,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             progress(f"timed pass {number + 1}/{args.reps}")
             passes.append(timed_pass(runs, pages, number))
         stage_reps = args.reps if args.stage_reps is None else args.stage_reps
-        stages: StageReport | str | None = None
+        stages: StageReport | None = None
         if stage_reps > 0:
             progress("webclean stage by stage")
-            try:
-                stages = stage_breakdown(pages, stage_reps)
-            # The recipe is copied from webclean.extract._extract, which moves on: say
-            # so in the report, and keep the other figures.
-            except (ImportError, AttributeError, KeyError, TypeError) as exc:
-                stages = f"Not measured: the copy of `_extract`'s recipe here no longer runs ({type(exc).__name__}: {exc}); update `StageTimer.run`."
+            stages = stage_breakdown(pages, stage_reps)
         mem = None
         if not args.no_memory:
             progress("memory")
@@ -813,7 +649,7 @@ def report(
     names: Sequence[str],
     passes: Sequence[Pass],
     warm_errors: Counter[str],
-    stages: StageReport | str | None,
+    stages: StageReport | None,
     mem: MemoryReport | None,
     rss: Sequence[tuple[str, float]],
     profiled: str | None,
@@ -835,7 +671,7 @@ def report(
         "## Pages per CPU-second by set (median pass)\n\n" + source_table(passes, pages, names),
     ]
     if stages is not None:
-        parts.append("## webclean by stage (bytes input)\n\n" + (stages if isinstance(stages, str) else stage_table(stages)))
+        parts.append("## webclean by stage (bytes input)\n\n" + stage_table(stages))
     parts.append("## Memory (webclean.extract, bytes input)\n\n" + memory_table(mem, rss))
     if profiled:
         parts.append("## Profile\n\n" + profiled)

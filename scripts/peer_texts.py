@@ -6,7 +6,7 @@
 Each page gets a ``peers`` object, extractor name → the text it extracted (an empty
 text where it failed or found nothing). ``webclean train --input weak.jsonl.gz`` (and
 the Spark training job) then labels the units that a page's gold does not decide by
-the agreement of those texts (``[weak]`` in conf/webclean.toml, training.PeerVotes):
+the agreement of those texts (``[weak]`` in conf/webclean.toml, gold.PeerVotes):
 pages with a snippet gold get labels for their other units, pages without any gold
 (from a WARC, or JSON Lines without ``text``) train on the peers' agreement alone.
 

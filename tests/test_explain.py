@@ -147,3 +147,14 @@ def test_the_command_prints_a_table_or_json(capsys):
     assert len(rows) == 2 and rows[0]["source_file"] == str(BLOG)
     assert {unit["outcome"] for unit in rows[0]["units"]} == {KEPT, DROPPED, LINK_RUN}
     assert main(["extract", "--explain", "--method", "blocks", str(BLOG)]) == 2
+
+
+def test_a_page_read_again_without_scripts_is_explained_as_it_is_extracted():
+    paragraph = "The night buses return to the city's five main lines from Monday, the transport office said. " * 2
+    article = f"<p>{paragraph}</p><p>{paragraph}</p>"
+    page = (
+        "<html><head><title>Night buses</title></head><body><div class='post-body'>"
+        f"<script type='text/template'>{article}</script><noscript>{article}</noscript></div></body></html>"
+    )
+    explanation, result = explain(page), extract(page)
+    assert result.text and explanation.text == result.text and explanation.block_path == result.block_path

@@ -17,10 +17,11 @@ from hypothesis import strategies as st
 import webclean.extract
 from webclean.classifier import SVMParams
 from webclean.config import Config
-from webclean.extract import FEATURE_SET, extract
+from webclean.extract import extract
 from webclean.features import FEATURE_WIDTHS
 from webclean.lexicon import NoiseLexicon
 from webclean.model import Model, ModelError, default_model
+from webclean.registry import classifier_spec
 from webclean.result import Extraction, Status
 
 METHODS = ("svm", "paper")
@@ -63,7 +64,7 @@ LINKS_ONLY = (
 
 def constant_model(method: str, label: int) -> Model:
     """A model whose SVM calls every unit content (label 1) or noise (label 0)."""
-    feature_set = FEATURE_SET[method]
+    feature_set = classifier_spec(method).feature_set
     width = FEATURE_WIDTHS[feature_set]
     svm = SVMParams(
         kernel="linear",

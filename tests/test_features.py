@@ -58,7 +58,7 @@ def test_context_features_place_lines_around_the_prose():
 
     from webclean.config import Config
     from webclean.extract import locate_units
-    from webclean.features import CONTEXT_FEATURE_NAMES
+    from webclean.features import RICH_FEATURE_NAMES
 
     prose = "A sentence of the article that goes on for a while. " * 3
     page = lxml_html.document_fromstring(
@@ -70,16 +70,16 @@ def test_context_features_place_lines_around_the_prose():
     assert [u.span for u in units] == [-1, 0, 0, 1]
     assert [u.depth_offset for u in units] == [0, 0, 0, 2]
     lexicon = NoiseLexicon(words={}, marks={})
-    X = feature_matrix(units, lexicon, "context")
-    assert X.shape == (4, len(CONTEXT_FEATURE_NAMES))
-    ends = CONTEXT_FEATURE_NAMES.index("sentence_ends")
+    X = feature_matrix(units, lexicon, "rich")
+    assert X.shape == (4, len(RICH_FEATURE_NAMES))
+    ends = RICH_FEATURE_NAMES.index("sentence_ends")
     assert X[1, ends] > X[0, ends] == 0.0
 
 
-def test_stopword_features_are_the_region_features_and_the_density():
+def test_the_svm_reads_the_stopword_density_last():
     from webclean.config import Config
     from webclean.extract import locate_units
-    from webclean.features import STOPWORD_FEATURE_NAMES
+    from webclean.features import SVM_FEATURE_NAMES, SVM_WIDTHS
 
     prose = "It was the end of a long day for the team and of the season. " * 3
     page = html.document_fromstring(
@@ -87,16 +87,14 @@ def test_stopword_features_are_the_region_features_and_the_density():
     )
     _, units = locate_units(page, Config(method="svm"))
     lexicon = NoiseLexicon(words={"results": 1.0}, marks={}, stopwords=frozenset({"the", "of", "a", "and", "it", "was", "for"}))
-    region = feature_matrix(units, lexicon, "region")
-    X = feature_matrix(units, lexicon, "stopwords")
-    assert X.shape == (len(units), len(STOPWORD_FEATURE_NAMES))
-    assert (X[:, :-1] == region).all()
+    X = feature_matrix(units, lexicon, "rich")[:, : SVM_WIDTHS["rich"]]
+    assert SVM_FEATURE_NAMES[-3:] == ("before_block", "after_block", "stopword_density")
     # The headline holds none of them; the prose is more than half stop words.
     assert X[0, -1] == 0.0 and X[1, -1] > 0.5
 
 
-def test_rich_features_are_the_stopword_features_and_the_text_and_ancestors():
-    from webclean.features import RICH_FEATURE_NAMES, STOPWORD_FEATURE_NAMES, SVM_WIDTHS, Unit
+def test_rich_features_are_the_svms_and_the_text_and_ancestors():
+    from webclean.features import RICH_FEATURE_NAMES, SVM_FEATURE_NAMES, SVM_WIDTHS, Unit
     from webclean.segment import ANCESTOR_GROUPS
 
     lexicon = NoiseLexicon(words={}, marks={})
@@ -107,9 +105,8 @@ def test_rich_features_are_the_stopword_features_and_the_text_and_ancestors():
     ]
     X = feature_matrix(units, lexicon, "rich")
     assert X.shape == (3, len(RICH_FEATURE_NAMES))
-    # The SVM reads the stop-word features, at the front.
-    assert SVM_WIDTHS["rich"] == len(STOPWORD_FEATURE_NAMES)
-    assert (X[:, : SVM_WIDTHS["rich"]] == feature_matrix(units, lexicon, "stopwords")).all()
+    # The SVM reads its columns, at the front.
+    assert SVM_WIDTHS["rich"] == len(SVM_FEATURE_NAMES) and RICH_FEATURE_NAMES[: len(SVM_FEATURE_NAMES)] == SVM_FEATURE_NAMES
     column = {name: X[:, k] for k, name in enumerate(RICH_FEATURE_NAMES)}
     assert list(column["ends_colon"]) == [1.0, 0.0, 0.0]
     assert list(column["has_address"]) == [0.0, 1.0, 0.0]

@@ -520,8 +520,9 @@ def test_an_extra_pickled_member_in_arrays_npz_never_runs(saved):
     assert _Runs.ran == []
 
 
-def test_model_loading_code_has_no_way_to_run_code():
-    tree = ast.parse((REPO / "webclean" / "model.py").read_text(encoding="utf-8"))
+@pytest.mark.parametrize("module", ["model.py", "modeldir.py"])
+def test_model_loading_code_has_no_way_to_run_code(module):
+    tree = ast.parse((REPO / "webclean" / module).read_text(encoding="utf-8"))
     imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
                 for alias in node.names} | {node.module.split(".")[0] for node in ast.walk(tree)
                                             if isinstance(node, ast.ImportFrom) and node.module}  # fmt: skip

@@ -55,3 +55,79 @@ def test_extract_stays_the_function_after_its_module_is_imported():
         "assert webclean.extract is module.extract, webclean.extract"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def _module_name(path: Path, root: Path) -> str:
+    parts = path.relative_to(root).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(source: str, name: str, is_package: bool, modules: set[str]) -> set[str]:
+    """The modules among ``modules`` that module ``name`` imports, wherever the import
+    statement is: at the top, inside a function or under ``if TYPE_CHECKING``.
+    ``from package import name`` imports the submodule when ``name`` is one."""
+    package = name if is_package else name.rpartition(".")[0]
+    imported: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            imported.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = ".".join([*parts[: len(parts) - node.level + 1], *([base] if base else [])])
+            imported.update(f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names)
+    return {module for module in imported if module in modules and module != name}
+
+
+def _import_graph(root: Path = REPO) -> dict[str, set[str]]:
+    """Which modules of webclean/ each module of webclean/ imports."""
+    files = {_module_name(path, root): path for path in (root / "webclean").rglob("*.py")}
+    return {
+        name: _imports(path.read_text(encoding="utf-8"), name, path.name == "__init__.py", set(files))
+        for name, path in files.items()
+    }
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle of the graph, as the modules along it, or None."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(module: str) -> list[str] | None:
+        state[module] = 1
+        path.append(module)
+        for target in sorted(graph[module]):
+            if state.get(target) == 1:
+                return path[path.index(target) :] + [target]
+            if target not in state and (found := visit(target)):
+                return found
+        path.pop()
+        state[module] = 2
+        return None
+
+    for module in sorted(graph):
+        if module not in state and (found := visit(module)):
+            return found
+    return None
+
+
+def test_no_import_cycle_inside_webclean():
+    """Imports inside functions count: they hide a cycle, they do not break it."""
+    graph = _import_graph()
+    assert {"webclean.extract", "webclean.registry", "webclean.methods.mlp", "webclean.spark"} <= set(graph)
+    cycle = _cycle(graph)
+    assert cycle is None, "import cycle: " + " → ".join(cycle)
+
+
+def test_the_graph_counts_imports_inside_functions_and_for_type_checking():
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "from . import b\n"
+        "if TYPE_CHECKING:\n    from webclean.c import Thing\n"
+        "def f():\n    import webclean.d\n    from .pkg import e\n"
+    )
+    modules = {"webclean.a", "webclean.b", "webclean.c", "webclean.d", "webclean.pkg", "webclean.pkg.e"}
+    assert _imports(source, "webclean.a", False, modules) == {"webclean.b", "webclean.c", "webclean.d", "webclean.pkg.e"}
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None

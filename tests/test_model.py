@@ -13,9 +13,10 @@ import pytest
 
 import webclean.model
 from webclean.config import Config
-from webclean.extract import FEATURE_SET, extract
+from webclean.extract import extract
 from webclean.features import FEATURE_WIDTHS
 from webclean.model import FORMAT_VERSION, MODELS_DIR, ModelError, default_model, load_model, save_model
+from webclean.registry import classifier_spec
 
 METHODS = ("svm", "paper")
 GOLDEN_PAGE = Path(__file__).parent / "golden" / "zh-news-article" / "source.html"
@@ -63,7 +64,7 @@ def test_save_load_round_trip_predicts_identically(tmp_path, method):
     np.testing.assert_array_equal(loaded.svm.decision_function(probe), original.svm.decision_function(probe))
     assert loaded.lexicon == original.lexicon
     assert loaded.config == original.config
-    assert loaded.feature_set == original.feature_set == FEATURE_SET[method]
+    assert loaded.feature_set == original.feature_set == classifier_spec(method).feature_set
     assert loaded.version == original.version
     page = GOLDEN_PAGE.read_bytes()
     config = Config(method=method)
@@ -119,15 +120,22 @@ def test_an_edited_model_json_is_refused(saved):
         load_model(saved)
 
 
-def test_a_model_whose_arrays_do_not_fit_its_feature_set_is_refused(saved):
-    # Consistent files (checksum and version recomputed), but the SVM and the trees
+@pytest.mark.parametrize(
+    ("edit", "refusal"),
+    [
+        (lambda d: {**d, "feature_set": "paper"}, "SVM does not read"),
+        (lambda d: {**d, "svm": {**d["svm"], "tree_width": d["svm"]["tree_width"] + 1}}, "trees do not read"),
+    ],
+    ids=["svm", "trees"],
+)
+def test_a_model_whose_arrays_do_not_fit_its_feature_set_is_refused(saved, edit, refusal):
+    # Consistent files (checksum and version recomputed), but the SVM or the trees
     # would read other columns than the named feature set gives them.
     document = json.loads((saved / "model.json").read_text(encoding="utf-8"))
-    document["feature_set"] = "stopwords"
-    (saved / "model.json").write_text(json.dumps(document), encoding="utf-8")
+    (saved / "model.json").write_text(json.dumps(edit(document)), encoding="utf-8")
     with np.load(saved / "arrays.npz") as npz:
         _rewrite_arrays(saved, {k: npz[k] for k in npz.files})
-    with pytest.raises(ModelError, match="trees do not read"):
+    with pytest.raises(ModelError, match=refusal):
         load_model(saved)
 
 
@@ -167,7 +175,7 @@ def test_np_load_is_called_without_pickle(saved, monkeypatch):
 def test_packaged_model_loads_with_its_provenance(method):
     assert (MODELS_DIR / method / "model.json").is_file(), f"no packaged model for {method}"
     model = default_model(method)
-    assert model.feature_set == FEATURE_SET[method]
+    assert model.feature_set == classifier_spec(method).feature_set
     assert model.config.method == method
     trained_on = model.metadata["trained_on"]
     assert trained_on and all(isinstance(name, str) and name for name in trained_on)

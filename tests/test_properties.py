@@ -140,7 +140,7 @@ SENTENCES = st.lists(
 ).map(lambda pairs: "".join(w + e + s for (w, e), s in zip(pairs, [" ", "", "  ", "\n"] * 10)))
 
 
-@pytest.mark.parametrize("feature_set", ["paper", "extended"])
+@pytest.mark.parametrize("feature_set", ["paper", "rich"])
 @SETTINGS
 @given(texts=st.lists(SENTENCES | st.text(max_size=200), min_size=1, max_size=6), labels=st.lists(st.integers(0, 1), min_size=1, max_size=20))
 def test_noise_filter_only_cuts_from_the_end(feature_set, texts, labels):

@@ -2,7 +2,7 @@ from lxml import html
 
 from webclean.config import Config
 from webclean.extract import locate_units
-from webclean.locate import locate_region
+from webclean.region import locate_region
 from webclean.parse import parse_html
 from webclean.segment import drop_hidden, segment
 
@@ -138,7 +138,9 @@ def test_class_and_id_words_are_whole_words_or_parts_between_separators():
 
 
 def test_svm_classifies_a_margin_of_lines_around_the_block(monkeypatch):
-    from webclean.extract import MARGIN_LINES
+    from dataclasses import replace
+
+    from webclean.registry import METHODS
 
     prose = "A sentence of the story that goes on for quite a while before it ends. " * 4
     markup = (
@@ -151,7 +153,8 @@ def test_svm_classifies_a_margin_of_lines_around_the_block(monkeypatch):
     head = ["Home", "The headline of the story", "By a reporter"]
     tail = ["Related one", "Related two", "Related three", "Related four"]
     for margin, expected_before, expected_after in (((None, 0), head, []), ((2, 3), head[-2:], tail[:3]), ((0, 0), [], [])):
-        monkeypatch.setitem(MARGIN_LINES, "svm", margin)
+        svm = METHODS["svm"]
+        monkeypatch.setitem(METHODS, "svm", replace(svm, classifier=replace(svm.classifier, margins=margin)))
         block, units = locate_units(parse_html(markup), Config(method="svm"))
         assert block.element.get("id") == "story"
         assert [u.text for u in units if u.region < 0] == expected_before
@@ -278,11 +281,11 @@ def test_a_loose_likeness_needs_the_posts_texts_to_hold_most_of_the_records_text
     markup = "<html><body><div id='list'>" + "".join(card(n) for n in range(4)) + "</div></body></html>"
     root = parse_html(markup)
     winner = root.find(".//div[@class='credit small']")
-    from webclean.locate import _thread
+    from webclean.threads import loose_thread
 
     total = {el: len("".join(el.itertext())) for el in root.iter()}
-    assert _thread(winner, winner.getparent(), total) is None
-    assert _thread(root.find(".//div[@class='body']"), winner.getparent(), total) is not None
+    assert loose_thread(winner, winner.getparent(), total) is None
+    assert loose_thread(root.find(".//div[@class='body']"), winner.getparent(), total) is not None
 
 
 def test_a_thread_ends_with_its_last_post():

@@ -148,7 +148,7 @@ class WeakConfig:
     """Weak labels in training: units labelled by the agreement of other extractors.
 
     Only units that a page's gold does not decide get one, and only on pages that
-    carry other extractors' texts (datasets.Page.peers; training.PeerVotes).
+    carry other extractors' texts (datasets.Page.peers; gold.PeerVotes).
     """
 
     min_peers: int = 3  # fewer texts on a page than this: no weak labels there

@@ -6,7 +6,7 @@ snippet lists, ``page_type`` and the site (``domain`` or ``site``). Plain ``.jso
 
 A page may also carry ``peers``, the texts other extractors made of it (extractor
 name → text; ``scripts/peer_texts.py`` adds them). Training labels by their agreement
-the units that the gold does not decide (weak labels, training.PeerVotes); a page with
+the units that the gold does not decide (weak labels, gold.PeerVotes); a page with
 peers and no gold text is ``weak``: it trains, and has nothing to be scored against.
 """
 

@@ -6,20 +6,42 @@ classified, dropped when noise, and the next one from the end tried, until the f
 sentence classified as content, which is kept with everything before it. The paper
 writes the filter recursively; here it is a loop over all long tags at once, so each
 round is one vectorised classification, and no page can reach the recursion limit.
+
+:func:`denoise` also runs the passes that method svm adds over the decisions
+(departures, webclean/smoothing.py), and says what became of each unit and why.
 """
 
 from __future__ import annotations
 
-import re
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
 from webclean.classifier import CONTENT, SVMParams
-from webclean.features import FEATURE_SETS, LONG_LINE, Unit, feature_matrix
+from webclean.features import FEATURE_SETS, Unit, feature_matrix
 from webclean.lexicon import NoiseLexicon
 from webclean.text import text_length
-from webclean.tokenize import cjk_chars, split_sentences
+from webclean.smoothing import LINK_RUN, UNSURE_TAIL, apply_passes, link_runs, tail_lines
+from webclean.timing import StageTimer, timed
+from webclean.tokenize import split_sentences
+
+# What becomes of a unit (Decision.outcome); the passes of smoothing.py name theirs.
+KEPT = "kept"
+PARTLY_KEPT = "partly kept"  # the noise filter dropped some of its sentences (Step 4)
+DROPPED = "dropped"  # classified as noise
+AS_IS = "as is"  # not a sample: kept as it is (method paper's table cells)
+POST = "post"  # a thread's post text, kept whatever the classifier says (Unit.post)
+POST_REST = "post rest"  # the rest of a post's record (user panel, signature), dropped
+
+
+class Decision(NamedTuple):
+    """What became of one unit: the text kept of it ("" when nothing), its outcome, and
+    the classifier's decision value for the unit as a whole (above 0: content), where
+    asked for and the unit was classified."""
+
+    text: str
+    outcome: str
+    value: float | None = None
 
 
 def denoise(
@@ -31,27 +53,50 @@ def denoise(
     smoothing: Sequence[str] = (),
     title: str = "",
     whole: bool = False,
-) -> list[str | None]:
-    """What is kept of each unit, in document order: its kept text, or None (or "")
-    where nothing; the page's text joins the kept ones.
+    *,
+    values: bool = False,
+    timer: StageTimer | None = None,
+) -> list[Decision]:
+    """What becomes of each unit, in document order; the page's text joins the kept texts.
 
-    ``smoothing`` names passes of :func:`smooth` over the decisions, and
-    ``tail_lines`` (:func:`tail_lines`), which asks the classifier again; ``whole``
+    ``smoothing`` names passes of smoothing.smooth over the decisions, and
+    ``tail_lines`` (smoothing.tail_lines), which asks the classifier again; ``whole``
     keeps a long unit whole that the noise filter would drop (method svm only; see
-    :func:`decide`).
+    :func:`decide`). ``values``: each sample's decision value as a whole too, at the
+    cost of one more classification of the units (``webclean extract --explain``).
     """
     # The link_runs pass drops its runs whatever the classifier says: they are not
     # classified, and decide leaves them as noise, which is that pass done.
-    settled = link_runs(units, beta=beta, title=title) if "link_runs" in smoothing else None
-    kept = decide(units, lexicon, svm, beta, feature_set, settled, whole)
+    in_runs = link_runs(units, beta=beta, title=title) if "link_runs" in smoothing else None
+    kept = decide(units, lexicon, svm, beta, feature_set, in_runs, whole, timer)
+    dropped_by: list[str | None] = [LINK_RUN if run else None for run in in_runs] if in_runs else [None] * len(units)
     rest = [name for name in smoothing if name not in ("link_runs", "tail_lines")]
     if rest:
-        kept = smooth(units, kept, beta, rest)
+        kept, by_pass = apply_passes(units, kept, beta, rest)
+        dropped_by = [by or before for before, by in zip(dropped_by, by_pass)]
     if "tail_lines" in smoothing:
-        kept = [None if unsure else text for text, unsure in zip(kept, tail_lines(units, kept, lexicon, svm, feature_set))]
-    # A thread located as its posts (method svm, locate._records): each post's text
-    # is kept, the rest of its record (user panel, signature, links) dropped.
-    return [unit.text if unit.post > 0 else None if unit.post < 0 else text for unit, text in zip(units, kept)]
+        unsure = tail_lines(units, kept, lexicon, svm, feature_set, timer)
+        kept = [None if drop else text for text, drop in zip(kept, unsure)]
+        dropped_by = [UNSURE_TAIL if drop else by for by, drop in zip(dropped_by, unsure)]
+    scores = unit_values(units, lexicon, svm, feature_set, in_runs, timer) if values else [None] * len(units)
+    return [_decision(*each) for each in zip(units, kept, dropped_by, scores)]
+
+
+def _decision(unit: Unit, kept: str | None, dropped_by: str | None, value: float | None) -> Decision:
+    # A thread located as its posts (method svm, Unit.post): each post's text is kept,
+    # the rest of its record (user panel, signature, links) dropped.
+    text = unit.text if unit.post > 0 else "" if unit.post < 0 else kept or ""
+    if not unit.is_sample:
+        outcome = AS_IS
+    elif unit.post:
+        outcome = POST if unit.post > 0 else POST_REST
+    elif dropped_by is not None:
+        outcome = dropped_by
+    elif not text:
+        outcome = DROPPED
+    else:
+        outcome = KEPT if text == unit.text else PARTLY_KEPT
+    return Decision(text, outcome, value)
 
 
 def decide(
@@ -62,6 +107,7 @@ def decide(
     feature_set: str = "paper",
     skip: Sequence[bool] | None = None,
     whole: bool = False,
+    timer: StageTimer | None = None,
 ) -> list[str | None]:
     """Steps 3 and 4 per unit: its kept text, or None where it is noise.
 
@@ -76,14 +122,17 @@ def decide(
     def keep_content(indices: list[int]) -> None:
         """Classify these units whole, in one call, and keep those that are content."""
         if indices:
-            rows = [row(units[i], units[i].text, lexicon) for i in indices]
-            for i, label in zip(indices, svm.predict(np.asarray(rows))):
+            with timed(timer, "features"):
+                rows = [row(units[i], units[i].text, lexicon) for i in indices]
+            with timed(timer, "classify"):
+                labels = svm.predict(np.asarray(rows))
+            for i, label in zip(indices, labels):
                 if label == CONTENT:
                     kept[i] = units[i].text
 
     keep_content([i for i, length in enumerate(lengths) if 0 <= length <= beta])
     long_units = [i for i, length in enumerate(lengths) if length > beta]
-    for i, text in zip(long_units, noise_filter([units[i] for i in long_units], lexicon, svm, feature_set)):
+    for i, text in zip(long_units, noise_filter([units[i] for i in long_units], lexicon, svm, feature_set, timer)):
         kept[i] = text
     if whole:
         # Departure (method svm): a long unit none of whose sentences passed alone is kept
@@ -92,263 +141,34 @@ def decide(
     return kept
 
 
-# The passes of smooth(), in the order they run; denoise runs tail_lines after them,
-# as it asks the classifier again.
-SMOOTHING_PASSES = ("link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels")
-# A paragraph of more than this many characters is the text's own (empty_headings).
-TEXT_PARAGRAPH_CHARS = 80
-# A credit line: a short line that names the story's source or its editor (来源：新华社,
-# 责任编辑：张三). It is the page's metadata (Extraction.source), not its text.
-CREDIT_CHARS = 30
-_CREDIT_RE = re.compile(r"(?:来源|來源|稿源|责任编辑|責任編輯|责编|編輯|编辑)\s*[:：]")
-# A picture's credit: a caption or a footer line that holds a copyright sign or a
-# picture label (Foto: dpa, Photo: Getty Images, crédito: …, © AFP), in the languages
-# of the dev data. Captions run longer than credit lines.
-PICTURE_CREDIT_CHARS = 200
-_PICTURE_CREDIT_RE = re.compile(
-    r"©|\b(?:foto|fotos|photo|photos|bild|bilder|crédito|credit|credits|kuva|zdjęcie|image|imagen)\s*:", re.IGNORECASE
-)
-# A label: a short line that ends with a colon ("Tags:", "Last modified:", "Release
-# Date:", "Advertisement:"), dropped when the line it labels is (empty_labels).
-LABEL_CHARS = 40
-# The link_runs pass drops runs of at least this many all-link lines: two links in a row
-# are already a list (2 scored above 3 and 4: docs/experiments/quality-history.md, #2b).
-LINK_RUN = 2
-
-
-def smooth(
-    units: Sequence[Unit], kept: Sequence[str | None], beta: int, passes: Sequence[str], link_run: int = LINK_RUN
-) -> list[str | None]:
-    """Correct single decisions by their neighbours' (method svm).
-
-    Departure from the paper, which decides each tag alone: the classifier sees one
-    line and a little of its context, but main text and noise come in runs. What each
-    pass brings on sets held out: docs/quality.md, "What the method adds to the paper".
-    - ``link_runs``: every line of a run of ``link_run`` or more all-link lines is
-      noise: a list of links (navigation, related articles, tags), never prose; so are
-      the short lines (at most β characters) just before and after the run;
-    - ``credits``: a line of at most CREDIT_CHARS characters that holds a source or an
-      editor's label (来源：, 责任编辑：) is noise: a news page's credit line, which the
-      classifier, having seen few, often keeps; and a line of at most
-      PICTURE_CREDIT_CHARS with a copyright sign or a picture label;
-    - ``see_also``: a line of at most SEE_ALSO_CHARS characters that opens with a "read
-      also" label (Lesen Sie auch:, VEA TAMBIÉN:, 延伸阅读：) is noise: another story's
-      headline;
-    - ``notices``: a line of at most NOTICE_CHARS characters that calls the reader to
-      subscribe, sign up or follow, or that states the comments' policy or the rights
-      reserved ("Sign up for our newsletter", "Folgen Sie uns auf Twitter", "All rights
-      reserved"), in the languages of the dev data, is noise: the site's, not the
-      story's;
-    - ``empty_headings``: a kept heading after the text's first kept paragraph of more
-      than TEXT_PARAGRAPH_CHARS characters, with nothing kept between it and the next
-      heading or the end, is noise when lines (all dropped) lie under it, or when it
-      comes after the text's last such paragraph: it heads a box whose lines are
-      dropped;
-    - ``empty_labels``: a kept line of at most LABEL_CHARS characters that ends with a
-      colon, whose next line is dropped (or that ends the page), is noise: it labels
-      a list of tags, a date or a form field that is not text.
-    Table cells (not samples) are left as they are.
-    """
-    unknown = set(passes) - set(SMOOTHING_PASSES)
-    if unknown:
-        raise ValueError(f"unknown smoothing passes {sorted(unknown)}: choose among {SMOOTHING_PASSES}")
-    kept = list(kept)
-    if "link_runs" in passes:
-        kept = [None if dropped else text for text, dropped in zip(kept, link_runs(units, link_run, beta))]
-    # Only lines still kept need the test: most lines of a page are noise by now.
-    if "credits" in passes:
-        kept = [None if text and is_credit(unit) else text for unit, text in zip(units, kept)]
-    if "see_also" in passes:
-        kept = [None if text and is_see_also(unit) else text for unit, text in zip(units, kept)]
-    if "notices" in passes:
-        kept = [None if text and is_notice(unit) else text for unit, text in zip(units, kept)]
-    if "empty_headings" in passes:
-        kept = [None if empty else text for text, empty in zip(kept, empty_headings(units, kept))]
-    if "empty_labels" in passes:
-        kept = [None if empty else text for text, empty in zip(kept, empty_labels(units, kept))]
-    return kept
-
-
-def link_runs(
-    units: Sequence[Unit], link_run: int = LINK_RUN, beta: int | None = None, title: str = ""
-) -> list[bool]:
-    """Which units lie in a run of at least ``link_run`` all-link lines (smooth's link_runs).
-
-    A line of LONG_LINE characters or more is a paragraph even when all of it is a
-    link (a figure's text wrapped in its link): it is never part of a run, and goes to
-    the classifier.
-
-    With ``beta``, also the line of at most β characters just before and just after
-    each run: the heading of a list of links ("Related", "相关新闻", "Kategorien") and
-    a "More" or a label after it; but not a line that the page's ``title`` holds,
-    which is the headline after a menu.
-    """
-    n = len(units)
-    dropped = [False] * n
-    runs = []
-    start = 0
-    while start < n:
-        end = start
-        while end < n and _in_run(units[end]):
-            end += 1
-        if end - start >= link_run:
-            dropped[start:end] = [True] * (end - start)
-            runs.append((start, end))
-        start = max(end, start + 1)
-    if beta is not None:
-        for start, end in runs:
-            for i in (start - 1, end):
-                if 0 <= i < n and units[i].is_sample and text_length(units[i].text) <= beta:
-                    dropped[i] = units[i].text not in title
-    return dropped
-
-
-# A see-also line: a line that opens with a "read also" label and its delimiter, the
-# headline of another story after it (Lesen Sie auch: …, VEA TAMBIÉN: …, 延伸阅读：…).
-SEE_ALSO_CHARS = 200
-_SEE_ALSO_RE = re.compile(
-    r"^\W*(?:(?:lea|vea|lee|mira) (?:más|también|además)|lue (?:myös|lisää)|read (?:more|also|next)"
-    r"|(?:zobacz|czytaj) (?:także|też|również)|(?:auch )?lesen sie (?:auch|mehr|hier)|auch lesen"
-    r"|mehr (?:zum thema|dazu|lesen)|auch interessant|siehe auch|see also|related(?: articles?| stories| posts?)?"
-    r"|(?:leia|veja) (?:mais|também)|(?:à )?lire aussi|voir aussi|leggi anche|lees ook|läs (?:också|mer)"
-    r"|les også|læs også|相关阅读|延伸阅读|推荐阅读|相关新闻|相关报道|相关链接)\s*[:：»>|-]",
-    re.IGNORECASE,
-)
-
-
-# A notice: the site speaking to its reader, not the story: a call to subscribe, sign up
-# or follow, the comments' policy, the rights reserved. Verbs in the forms that call
-# (subscribe, abonnieren), never "subscribers" or "subscription", which news prose uses.
-NOTICE_CHARS = 200
-_NOTICE_RE = re.compile(
-    r"\b(?:subscribe|sign[ -]?up|newsletters?|follow us|comments are moderated|all rights reserved"
-    r"|abonnieren|abonniere|newsletter-anmeldung|folgen sie uns|folge uns"
-    r"|suscr[íi]bete|suscr[íi]base|suscribirse|abonnez-vous|s'abonner|inscrivez-vous)\b",
-    re.IGNORECASE,
-)
-
-
-# The text's tail (tail_lines): after the last kept paragraph of more than
-# TEXT_PARAGRAPH_CHARS characters, a kept line mostly outside CJK ideographs (at most
-# TAIL_CJK_SHARE of its characters) stays only with a decision of TAIL_DECISION or more.
-TAIL_DECISION = 1.0
-TAIL_CJK_SHARE = 0.3
-
-
-def tail_lines(
-    units: Sequence[Unit], kept: Sequence[str | None], lexicon: NoiseLexicon, svm: SVMParams, feature_set: str
-) -> list[bool]:
-    """Which kept lines of the text's tail the classifier is not sure enough of.
-
-    After an article's last paragraph come its site's lines: a bio, a call to comment,
-    a teaser, a label; the classifier keeps many of them at decisions between 0 and 1
-    (method svm). Lines in CJK ideographs are left alone: there the tail's short lines
-    are more often the text's (a forum's short replies, a closing line), and the
-    Chinese dev files lost with them. Lines of a thread's posts are the
-    thread's. The decision is the whole line's, as the classifier gives it.
-    """
-    unsure = [False] * len(units)
-    last = last_paragraph(kept)
-    if last is None:
-        return unsure
-    tail = [i for i in range(last + 1, len(units)) if kept[i] and units[i].post == 0 and is_spaced(units[i].text)]
-    if tail:
-        values = svm.decision_function(feature_matrix([units[i] for i in tail], lexicon, feature_set))
-        for i, value in zip(tail, values):
-            unsure[i] = value < TAIL_DECISION
-    return unsure
-
-
-def last_paragraph(kept: Sequence[str | None]) -> int | None:
-    """The index of the last kept text of more than TEXT_PARAGRAPH_CHARS characters."""
-    return max((i for i, text in enumerate(kept) if text and text_length(text) > TEXT_PARAGRAPH_CHARS), default=None)
-
-
-def is_spaced(text: str) -> bool:
-    """Whether a text is written mostly outside CJK ideographs (tail_lines)."""
-    return len(cjk_chars(text)) <= TAIL_CJK_SHARE * len(text)
-
-
-def empty_headings(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
-    """Which units are kept headings that head nothing kept (smooth's ``empty_headings``):
-    the heading of a box of related stories, of the comments or of a newsletter form,
-    whose lines are dropped.
-
-    Only after the text's first long paragraph (the headline and its deck come before
-    it). There a heading heads nothing when no line is kept between it and the next
-    heading or the end; it is dropped when lines lie under it, or, after the text's
-    last long paragraph, also when none do (a heading over another heading there
-    heads the page's tail).
-    """
-    paragraphs = [
-        i
-        for i, (unit, text) in enumerate(zip(units, kept))
-        if text and unit.kind in ("p", "text", "list") and text_length(unit.text) > TEXT_PARAGRAPH_CHARS
-    ]
-    empty = [False] * len(units)
-    if not paragraphs:
-        return empty
-    first, last = paragraphs[0], paragraphs[-1]
-    heads_nothing = True  # nothing kept between this unit and the next heading or the end
-    under = 0  # lines between this unit and the next heading or the end
-    for i in range(len(units) - 1, first, -1):
-        if units[i].kind == "heading":
-            empty[i] = bool(kept[i]) and heads_nothing and (under > 0 or i > last)
-            heads_nothing, under = True, 0
-        else:
-            under += 1
-            if kept[i]:
-                heads_nothing = False
-    return empty
-
-
-def empty_labels(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
-    """Which units are kept labels whose next line is dropped (smooth's ``empty_labels``)."""
-    empty = [False] * len(units)
-    following_kept = False  # whether the next sample after this unit is kept
-    for i in range(len(units) - 1, -1, -1):
-        unit = units[i]
-        if not unit.is_sample:
-            continue
-        empty[i] = bool(kept[i]) and not following_kept and unit.post == 0 and is_label(unit)
-        following_kept = bool(kept[i])
-    return empty
-
-
-def is_label(unit: Unit) -> bool:
-    """Whether the unit is a label: a short line that ends with a colon (empty_labels)."""
-    text = unit.text.rstrip()
-    return unit.is_sample and text.endswith((":", "：")) and text_length(text) <= LABEL_CHARS
-
-
-def is_see_also(unit: Unit) -> bool:
-    """Whether the unit is a see-also line (smooth's ``see_also``)."""
-    return unit.is_sample and text_length(unit.text) <= SEE_ALSO_CHARS and _SEE_ALSO_RE.search(unit.text) is not None
-
-
-def is_notice(unit: Unit) -> bool:
-    """Whether the unit is the site's notice to its reader (smooth's ``notices``)."""
-    return unit.is_sample and text_length(unit.text) <= NOTICE_CHARS and _NOTICE_RE.search(unit.text) is not None
-
-
-def is_credit(unit: Unit) -> bool:
-    """Whether the unit is a credit line or a picture's credit (smooth's ``credits``)."""
-    text = unit.text
-    # Every label but © ends with a colon: most lines are passed over on three tests in C.
-    if not unit.is_sample or ("©" not in text and ":" not in text and "：" not in text):
-        return False
-    length = text_length(text)
-    return (length <= CREDIT_CHARS and _CREDIT_RE.search(text) is not None) or (
-        length <= PICTURE_CREDIT_CHARS and _PICTURE_CREDIT_RE.search(text) is not None
-    )
-
-
-def _in_run(unit: Unit) -> bool:
-    return unit.is_sample and unit.kind == "link" and text_length(unit.text) < LONG_LINE
+def unit_values(
+    units: Sequence[Unit],
+    lexicon: NoiseLexicon,
+    svm: SVMParams,
+    feature_set: str,
+    skip: Sequence[bool] | None = None,
+    timer: StageTimer | None = None,
+) -> list[float | None]:
+    """The classifier's decision value of each sample as a whole, in one call; None for
+    the other units and those ``skip`` says (the link runs, which are not classified)."""
+    samples = [i for i, unit in enumerate(units) if unit.is_sample and not (skip and skip[i])]
+    values: list[float | None] = [None] * len(units)
+    if samples:
+        with timed(timer, "features"):
+            X = feature_matrix([units[i] for i in samples], lexicon, feature_set)
+        with timed(timer, "classify"):
+            scores = svm.decision_function(X)
+        for i, value in zip(samples, np.asarray(scores, dtype=float)):
+            values[i] = float(value)
+    return values
 
 
 def noise_filter(
-    units: Sequence[Unit], lexicon: NoiseLexicon, svm: SVMParams, feature_set: str = "paper"
+    units: Sequence[Unit],
+    lexicon: NoiseLexicon,
+    svm: SVMParams,
+    feature_set: str = "paper",
+    timer: StageTimer | None = None,
 ) -> list[str | None]:
     """For each long unit, its text up to and including its last content sentence."""
     row = FEATURE_SETS[feature_set]
@@ -360,11 +180,11 @@ def noise_filter(
         pending = [k for k, end in enumerate(ends) if end]
         if not pending:
             return result
-        rows = []
-        for k in pending:
-            unit, last = units[k], sentences[k][ends[k] - 1]  # type: ignore[operator]
-            rows.append(row(unit, last.strip(), lexicon))
-        for k, label in zip(pending, svm.predict(np.asarray(rows))):
+        with timed(timer, "features"):
+            rows = [row(units[k], sentences[k][ends[k] - 1].strip(), lexicon) for k in pending]  # type: ignore[operator]
+        with timed(timer, "classify"):
+            labels = svm.predict(np.asarray(rows))
+        for k, label in zip(pending, labels):
             end = ends[k] - 1  # type: ignore[operator]
             if label == CONTENT:
                 result[k] = "".join(sentences[k][: end + 1]).strip()

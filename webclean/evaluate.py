@@ -28,6 +28,7 @@ from webclean.extract import extract, locate
 from webclean.metrics import PageScore, Scoreboard, Summary, score_page, token_prf
 from webclean.model import Model
 from webclean.parse import ParseError, parse_html
+from webclean.registry import method
 
 if TYPE_CHECKING:
     from webclean.training import LabelledPage
@@ -226,7 +227,7 @@ class _Trainer:
         from webclean.training import label_page, train, train_labelled
 
         indices = [i for i in indices if self.pages[i].source not in SCORE_ONLY]
-        if self.config.method == "mlp":
+        if method(self.config.method).classifier is None:  # a method of its own steps trains as it says
             return train((self.pages[i] for i in indices), self.config)[0]
         for i in indices:
             if i not in self._labelled:

@@ -11,32 +11,20 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-import numpy as np
-
 from webclean.config import Config
-from webclean.denoise import (
-    TAIL_DECISION, denoise, is_credit, is_label, is_notice, is_see_also, is_spaced, last_paragraph, link_runs,
-)
-from webclean.extract import FEATURE_SET, KEEP_WHOLE, SMOOTHING, check_model, locate_page
-from webclean.features import feature_matrix
+from webclean.denoise import AS_IS, DROPPED, KEPT, PARTLY_KEPT, POST, POST_REST
+from webclean.extract import check_model, classify_page
 from webclean.model import Model, default_model
+from webclean.registry import method
 from webclean.result import Extraction, Status
 from webclean.text import text_length
+from webclean.smoothing import CREDIT, EMPTY_HEADING, EMPTY_LABEL, LINK_RUN, NOTICE, SEE_ALSO, UNSURE_TAIL
 
-# What became of a unit.
-KEPT = "kept"
-PARTLY_KEPT = "partly kept"  # the noise filter dropped some of its sentences (Step 4)
-DROPPED = "dropped"
-LINK_RUN = "link run"  # dropped with a run of all-link lines, not classified
-POST = "post"  # a thread's post text, kept whatever the classifier says (locate._records)
-POST_REST = "post rest"  # the rest of a post's record (user panel, signature), dropped
-CREDIT = "credit"  # a source or editor line, or a picture's credit, dropped (denoise.is_credit)
-SEE_ALSO = "see also"  # a "read also" line, another story's headline, dropped (denoise.is_see_also)
-NOTICE = "notice"  # the site's call to subscribe or follow, or its rights notice, dropped (denoise.is_notice)
-EMPTY_HEADING = "empty heading"  # a heading over nothing kept, dropped (denoise.empty_headings)
-UNSURE_TAIL = "unsure tail"  # after the text's last paragraph, kept with a decision under 1, dropped (denoise.tail_lines)
-EMPTY_LABEL = "empty label"  # a "Tags:" label whose line is dropped, dropped (denoise.empty_labels)
-AS_IS = "as is"  # not a sample: kept as it is (method paper's table cells)
+# The outcomes of a unit (webclean/denoise.py, webclean/smoothing.py), named here too for the callers of explain.
+__all__ = [
+    "AS_IS", "CREDIT", "DROPPED", "EMPTY_HEADING", "EMPTY_LABEL", "KEPT", "LINK_RUN", "NOTICE", "PARTLY_KEPT", "POST",
+    "POST_REST", "SEE_ALSO", "UNSURE_TAIL", "Explanation", "UnitReport", "explain",
+]  # fmt: skip
 
 _REGIONS = {-1: "before", 0: "block", 1: "after"}
 _PREVIEW = 72
@@ -93,65 +81,29 @@ def explain(
 ) -> Explanation:
     """The extraction of one page, unit by unit (methods svm and paper only)."""
     config = config or Config()
-    if config.method not in FEATURE_SET:
+    if method(config.method).classifier is None:
         raise ValueError(f"--explain needs a method with a classifier (svm or paper), not {config.method!r}")
     model = model or default_model(config.method)
     check_model(model, config)
-    page = locate_page(html, config, model, http_charset)
+    page = classify_page(html, config, model, http_charset, values=True)
     if isinstance(page, Extraction):
         return Explanation(page.status, page.error, config.method, None, ())
-    if page.block is None:
+    block = page.located.block
+    if block is None:
         return Explanation(Status.EMPTY, "no block holds text", config.method, None, ())
-    method, beta, units = config.method, config.denoise.beta, page.units
-    smoothing = SMOOTHING[method]
-    kept = denoise(
-        units, model.lexicon, model.svm, beta, model.feature_set, smoothing, page.title, KEEP_WHOLE[method]
-    )
-    in_runs = link_runs(units, beta=beta, title=page.title) if "link_runs" in smoothing else [False] * len(units)
-    # The units the extraction classifies: link runs are dropped unclassified.
-    samples = [i for i, unit in enumerate(units) if unit.is_sample and not in_runs[i]]
-    decisions: list[float | None] = [None] * len(units)
-    if samples:
-        values = model.svm.decision_function(feature_matrix([units[i] for i in samples], model.lexicon, model.feature_set))
-        for i, value in zip(samples, np.asarray(values, dtype=float)):
-            decisions[i] = float(value)
-    # The text's last paragraph: tail_lines drops only shorter lines after it, so it is
-    # the same before the pass and after.
-    last = last_paragraph(kept)
-    if last is None:
-        last = len(units)
-    reports = []
-    for i, unit in enumerate(units):
-        text = kept[i] or ""
-        if not unit.is_sample:
-            outcome = AS_IS
-        elif unit.post:
-            outcome = POST if unit.post > 0 else POST_REST
-        elif in_runs[i]:
-            outcome = LINK_RUN
-        elif "credits" in smoothing and is_credit(unit):
-            outcome = CREDIT
-        elif "see_also" in smoothing and is_see_also(unit):
-            outcome = SEE_ALSO
-        elif "notices" in smoothing and is_notice(unit):
-            outcome = NOTICE
-        elif not text and "empty_headings" in smoothing and unit.kind == "heading" and (decisions[i] or 0.0) > 0:
-            # A heading the classifier keeps goes whole (it is short): only the pass drops it.
-            outcome = EMPTY_HEADING
-        elif not text and "empty_labels" in smoothing and is_label(unit) and (decisions[i] or 0.0) > 0:
-            outcome = EMPTY_LABEL
-        elif not text and "tail_lines" in smoothing and i > last and 0 < (decisions[i] or 0.0) < TAIL_DECISION:
-            outcome = UNSURE_TAIL if is_spaced(unit.text) else DROPPED
-        elif not text:
-            outcome = DROPPED
-        else:
-            outcome = KEPT if text == unit.text else PARTLY_KEPT
-        kind = unit.kind if unit.tag == "line" else unit.tag
-        reports.append(
-            UnitReport(
-                unit.text, _REGIONS[unit.region], kind, text_length(unit.text), unit.link_ratio, decisions[i], outcome, text
-            )
+    reports = tuple(
+        UnitReport(
+            unit.text,
+            _REGIONS[unit.region],
+            unit.kind if unit.tag == "line" else unit.tag,
+            text_length(unit.text),
+            unit.link_ratio,
+            decision.value,
+            decision.outcome,
+            decision.text,
         )
-    status = Status.OK if any(r.kept for r in reports) else Status.EMPTY
+        for unit, decision in zip(page.located.units, page.decisions)
+    )
+    status = Status.OK if page.text else Status.EMPTY
     error = None if status == Status.OK else "every unit of the block was classified as noise"
-    return Explanation(status, error, method, page.block.path, tuple(reports))
+    return Explanation(status, error, config.method, block.path, reports)

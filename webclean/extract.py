@@ -1,54 +1,40 @@
 """The whole extraction of one page, as a short recipe of named steps.
 
 decode → parse → locate the block (Step 1) → its units and their features (Step 2)
-→ classify and denoise (Steps 3, 4) → an :class:`Extraction`. A page that fails at
-any step gives an Extraction with a status and a reason; nothing here raises for a
-bad page.
+→ classify and denoise (Steps 3, 4) → an :class:`Extraction`; a method with its own
+steps (webclean/methods/) takes over after the parse. A page that fails at any step
+gives an Extraction with a status and a reason; nothing here raises for a bad page.
+Each step is timed when a :class:`~webclean.timing.StageTimer` is given.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import Any, Callable, Protocol, TypeVar
 
 from lxml import etree
 
 from webclean.config import Config
 from webclean.decode import KIND_REASONS, decode_html, sniff
-from webclean.denoise import denoise
+from webclean.denoise import Decision, denoise
 from webclean.features import Unit, block_units, line_units
 from webclean.language import declared_language, page_language
 from webclean.limits import PageTimeout, time_limit
-from webclean.locate import Block, locate_block, locate_region
-from webclean.methods import run_other_method
-from webclean.methods.metadata import page_metadata
+from webclean.locate import Block, locate_block
+from webclean.metadata import page_metadata
 from webclean.model import Model, ModelError, default_model
 from webclean.parse import ParseError, page_title, parse_html
+from webclean.region import locate_region
+from webclean.registry import METHODS, MethodSpec, classifier_spec, method
 from webclean.result import Extraction, Status
 from webclean.segment import Line, drop_hidden, segment
+from webclean.timing import StageTimer, timed
 
 _DEFAULT_CONFIG = Config()
-# The features each method's classifier reads (features.FEATURE_SETS; the SVM the
-# first features.SVM_WIDTHS of them).
-FEATURE_SET = {"paper": "paper", "svm": "rich"}
-# The lines before and after the located block that each method classifies too (None:
-# all of them); the "region" features (which "stopwords" and "rich" extend) say where a line lies.
-# The paper classifies the block's own tags only. For svm every line before the block:
-# its headline, standfirst and lead paragraph often sit there, outside the block Step 1
-# finds (docs/quality.md, "What the method adds to the paper"). A per-method constant,
-# as SMOOTHING below, and the model is trained with it.
-MARGIN_LINES: dict[str, tuple[int | None, int]] = {"paper": (0, 0), "svm": (None, 0)}
-# The passes of denoise.smooth each method runs. The paper decides each tag alone; for
-# svm, the passes that pay on sets held out (docs/quality.md, "What the method adds to
-# the paper").
-# A per-method constant, not a setting: it is part of what each method is, and a
-# packaged model is trained and judged with its method's passes.
-SMOOTHING: dict[str, tuple[str, ...]] = {"paper": (), "svm": ("link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels", "tail_lines")}
-# Whether a long unit that the noise filter drops entirely is classified whole and kept
-# when that says content: the paper drops it; for svm a short article's last paragraph
-# was lost whole (docs/quality.md, "What the method adds to the paper"). A per-method
-# constant, as SMOOTHING.
-KEEP_WHOLE: dict[str, bool] = {"paper": False, "svm": True}
+# The feature set of each SVM method, for the Spark glue and its jobs (webclean/spark.py,
+# jobs/), which read it here; the registry is its home.
+FEATURE_SET = {name: spec.classifier.feature_set for name, spec in METHODS.items() if spec.classifier is not None}
 
 
 def extract(
@@ -58,8 +44,11 @@ def extract(
     config: Config | None = None,
     model: Model | None = None,
     http_charset: str | None = None,
+    timer: StageTimer | None = None,
 ) -> Extraction:
-    """Extract the main text of one page given as text or as the bytes of the response."""
+    """Extract the main text of one page given as text or as the bytes of the response.
+
+    ``timer`` adds the time of each step to its total (webclean/timing.py)."""
     config = config or _DEFAULT_CONFIG
     # Bytes for bytes; for text its UTF-8 size, measured only where it could matter.
     size = len(html)
@@ -69,23 +58,44 @@ def extract(
         return Extraction.failed(Status.TOO_LARGE, f"{size} bytes is over limits.max_bytes = {config.limits.max_bytes}", method=config.method)
     try:
         with time_limit(config.limits.timeout_seconds):
-            if config.method in FEATURE_SET:
+            spec = method(config.method)
+            if spec.model is not None:
                 model = model or default_model(config.method)
                 check_model(model, config)
-            return _with_language(_extract(html, config, model, http_charset))
+            return _with_language(_extract(html, config, spec, model, http_charset, timer), timer)
     except PageTimeout:
         return Extraction.failed(Status.TIMEOUT, f"over limits.timeout_seconds = {config.limits.timeout_seconds}", method=config.method)
 
 
 def check_model(model: Model, config: Config) -> None:
     """A model reads the features of one method: refuse to pair it with another."""
-    if config.method not in FEATURE_SET:
+    spec = method(config.method).classifier
+    if spec is None:
         return  # the methods of webclean/methods check their own model, if they use one
-    if model.feature_set != FEATURE_SET[config.method]:
+    if model.feature_set != spec.feature_set:
         raise ModelError(
             f"the model was trained for {model.feature_set!r} features, but method {config.method!r} "
-            f"uses {FEATURE_SET[config.method]!r}: train a model with --method {config.method}"
+            f"uses {spec.feature_set!r}: train a model with --method {config.method}"
         )
+
+
+def _extract(
+    html: str | bytes, config: Config, spec: MethodSpec, model: Any, http_charset: str | None, timer: StageTimer | None
+) -> Extraction:
+    if spec.classifier is None:
+        return _with_noscript(html, lambda noscript: _run_pipeline(html, config, spec, model, http_charset, noscript, timer))
+    page = classify_page(html, config, model, http_charset, timer=timer)
+    return page if isinstance(page, Extraction) else _extraction(page, config, timer)
+
+
+@dataclass(frozen=True)
+class ParsedPage:
+    """A page decoded and parsed: where the methods part."""
+
+    root: etree._Element
+    title: str
+    lang_declared: str | None
+    encoding: str | None
 
 
 @dataclass(frozen=True)
@@ -102,79 +112,177 @@ class LocatedPage:
     lines: list[Line] | None  # the page's lines (method svm; None for paper)
 
 
-def _extract(
-    html: str | bytes, config: Config, model: Model | None, http_charset: str | None, noscript: bool = False
-) -> Extraction:
-    page = locate_page(html, config, model, http_charset, noscript)
+@dataclass(frozen=True)
+class ClassifiedPage:
+    """A page through Steps 1 to 4: what became of each unit of its located block
+    (empty when no block was found)."""
+
+    located: LocatedPage
+    decisions: tuple[Decision, ...]
+
+    @property
+    def text(self) -> str:
+        return "\n".join(decision.text for decision in self.decisions if decision.text)
+
+
+def classify_page(
+    html: str | bytes,
+    config: Config,
+    model: Model,
+    http_charset: str | None = None,
+    *,
+    values: bool = False,
+    timer: StageTimer | None = None,
+) -> ClassifiedPage | Extraction:
+    """Steps 1 to 4 of an SVM method as :func:`extract` takes them, or the Extraction of
+    a page that failed before Step 1. ``values``: each unit's decision value too
+    (denoise)."""
+    return _with_noscript(html, lambda noscript: _classify(html, config, model, http_charset, noscript, values, timer))
+
+
+def _classify(
+    html: str | bytes,
+    config: Config,
+    model: Model,
+    http_charset: str | None,
+    noscript: bool,
+    values: bool,
+    timer: StageTimer | None,
+) -> ClassifiedPage | Extraction:
+    page = locate_page(html, config, http_charset, noscript, timer)
     if isinstance(page, Extraction):
         return page
-    assert model is not None
-    metadata = page_metadata(page.root, lines=None if page.lines is None else [line.text for line in page.lines])
     if page.block is None:
-        extraction = Extraction(
-            text="", title=page.title, status=Status.EMPTY, error="no block holds text", encoding=page.encoding,
-            lang_declared=page.lang_declared, method=config.method, published=metadata.published, source=metadata.source,
+        return ClassifiedPage(page, ())
+    spec = classifier_spec(config.method)
+    with timed(timer, "denoise"):
+        decisions = denoise(
+            page.units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, spec.smoothing, page.title,
+            spec.keep_whole, values=values, timer=timer,
         )  # fmt: skip
+    return ClassifiedPage(page, tuple(decisions))
+
+
+def _extraction(page: ClassifiedPage, config: Config, timer: StageTimer | None) -> Extraction:
+    located = page.located
+    with timed(timer, "metadata"):
+        lines = None if located.lines is None else [line.text for line in located.lines]
+        metadata = page_metadata(located.root, lines=lines)
+    if located.block is None:
+        text, error, block_path = "", "no block holds text", None
     else:
-        method = config.method
-        kept = denoise(
-            page.units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, SMOOTHING[method],
-            page.title, KEEP_WHOLE[method],
-        )  # fmt: skip
-        text = "\n".join(part for part in kept if part)
-        extraction = Extraction(
-            text=text,
-            title=page.title,
-            status=Status.OK if text else Status.EMPTY,
-            error=None if text else "every unit of the block was classified as noise",
-            block_path=page.block.path,
-            encoding=page.encoding,
-            lang_declared=page.lang_declared,
-            method=config.method,
-            published=metadata.published,
-            source=metadata.source,
-        )
-    if not extraction.text and not noscript and _has_noscript(html):
-        # Nothing found where scripts would run: try the page as a browser without
-        # scripts shows it (Blogger's posts are in <noscript>, their script copy inert).
-        again = _extract(html, config, model, http_charset, noscript=True)
+        text, error, block_path = page.text, "every unit of the block was classified as noise", located.block.path
+    return Extraction(
+        text=text,
+        title=located.title,
+        status=Status.OK if text else Status.EMPTY,
+        error=None if text else error,
+        block_path=block_path,
+        encoding=located.encoding,
+        lang_declared=located.lang_declared,
+        method=config.method,
+        published=metadata.published,
+        source=metadata.source,
+    )
+
+
+class _Found(Protocol):
+    @property
+    def text(self) -> str: ...
+
+
+_Attempt = TypeVar("_Attempt", bound=_Found)
+_NOSCRIPT_TAG = re.compile(r"<noscript\b", re.I)
+
+
+def _with_noscript(html: str | bytes, attempt: Callable[[bool], _Attempt]) -> _Attempt:
+    """``attempt(noscript=False)``; when that finds no text, the page as a browser without
+    scripts shows it (Blogger's posts are in <noscript>, their script copy inert)."""
+    found = attempt(False)
+    if not found.text and _has_noscript(html):
+        again = attempt(True)
         if again.text:
             return again
-    return extraction
-
-
-_NOSCRIPT_TAG = re.compile(r"<noscript\b", re.I)
+    return found
 
 
 def _has_noscript(html: str | bytes) -> bool:
     return _NOSCRIPT_TAG.search(html if isinstance(html, str) else html.decode("latin-1")) is not None
 
 
-def locate_page(
-    html: str | bytes, config: Config, model: Model | None, http_charset: str | None = None, noscript: bool = False
-) -> LocatedPage | Extraction:
-    """Decode, parse and locate: the page up to its classification, or the finished
-    Extraction of a page that failed on the way (or of a method without a classifier).
-    ``noscript``: parse the page as a browser without scripts shows it (parse_html)."""
+def read_page(
+    html: str | bytes, config: Config, http_charset: str | None = None, noscript: bool = False, timer: StageTimer | None = None
+) -> ParsedPage | Extraction:
+    """Decode and parse: the page's tree and what every method reads of it first, or the
+    Extraction of a page that is no HTML or cannot be parsed. ``noscript``: parse the
+    page as a browser without scripts shows it (parse_html)."""
     encoding = None
     if isinstance(html, bytes):
-        kind = sniff(html)
-        if kind != "html":
-            status = Status.EMPTY if kind == "empty" else Status.NOT_HTML
-            return Extraction.failed(status, KIND_REASONS[kind], method=config.method)
-        decoded = decode_html(html, http_charset)
+        with timed(timer, "decode"):
+            kind = sniff(html)
+            if kind != "html":
+                status = Status.EMPTY if kind == "empty" else Status.NOT_HTML
+                return Extraction.failed(status, KIND_REASONS[kind], method=config.method)
+            decoded = decode_html(html, http_charset)
         html, encoding = decoded.text, decoded.encoding
     try:
-        root = parse_html(html, max_depth=config.limits.max_depth, noscript=noscript)
+        with timed(timer, "parse"):
+            root = parse_html(html, max_depth=config.limits.max_depth, noscript=noscript)
     except (ParseError, etree.LxmlError) as exc:
         return Extraction.failed(Status.PARSE_ERROR, str(exc) or type(exc).__name__, method=config.method, encoding=encoding)
-    title = page_title(root)
-    declared = declared_language(root)
-    if config.method not in FEATURE_SET:
-        return run_other_method(root, title, declared, encoding, config, model)
-    lines = None if config.method == "paper" else page_lines(root, config)
-    block, units = locate_units(root, config, lines)
-    return LocatedPage(root, title, declared, encoding, block, units, lines)
+    with timed(timer, "title"):
+        title = page_title(root)
+        declared = declared_language(root)
+    return ParsedPage(root, title, declared, encoding)
+
+
+def locate_page(
+    html: str | bytes, config: Config, http_charset: str | None = None, noscript: bool = False, timer: StageTimer | None = None
+) -> LocatedPage | Extraction:
+    """Decode, parse and locate (an SVM method): the page up to its classification, or the
+    Extraction of a page that failed on the way."""
+    page = read_page(html, config, http_charset, noscript, timer)
+    if isinstance(page, Extraction):
+        return page
+    lines = None
+    if classifier_spec(config.method).lines:
+        with timed(timer, "segment"):
+            lines = page_lines(page.root, config)
+    with timed(timer, "locate"):
+        block, units = locate_units(page.root, config, lines)
+    return LocatedPage(page.root, page.title, page.lang_declared, page.encoding, block, units, lines)
+
+
+def _run_pipeline(
+    html: str | bytes,
+    config: Config,
+    spec: MethodSpec,
+    model: Any,
+    http_charset: str | None,
+    noscript: bool,
+    timer: StageTimer | None,
+) -> Extraction:
+    """The extraction of a page by a method with its own steps (webclean/methods/)."""
+    assert spec.pipeline is not None
+    page = read_page(html, config, http_charset, noscript, timer)
+    if isinstance(page, Extraction):
+        return page
+    with timed(timer, "metadata"):
+        metadata = page_metadata(page.root)  # before the method edits the tree
+    with timed(timer, "method"):
+        paragraphs, title = spec.pipeline(page.root, page.title, metadata, model)
+    text = "\n".join(paragraphs)
+    return Extraction(
+        text=text,
+        title=title,
+        status=Status.OK if text else Status.EMPTY,
+        error=None if text else f"method {config.method} kept no text",
+        encoding=page.encoding,
+        lang_declared=page.lang_declared,
+        method=config.method,
+        published=metadata.published,
+        source=metadata.source,
+    )
 
 
 def page_lines(root: etree._Element, config: Config) -> list[Line]:
@@ -194,7 +302,8 @@ def locate_units(
     The improved method works on the page's lines: pass them when they are at hand
     (:func:`page_lines`), or they are made here.
     """
-    if config.method == "paper":
+    spec = classifier_spec(config.method)
+    if not spec.lines:
         block = locate_block(root, config.locate)
         return block, (block_units(block.element) if block is not None else [])
     improved = config.improved
@@ -211,7 +320,7 @@ def locate_units(
     if block.slots:
         posts = ({e for s in block.slots for e in s.iter()}, {e for r in block.records for e in r.iter()})
     units = line_units([lines[i] for i in inside], block.element, posts=posts)
-    before, after = MARGIN_LINES.get(config.method, (0, 0))
+    before, after = spec.margins
     first = 0 if before is None else max(0, inside[0] - before)
     if first < inside[0]:
         units = line_units(lines[first : inside[0]], region=-1) + units
@@ -225,7 +334,8 @@ def locate(root: etree._Element, config: Config) -> Block | None:
     return locate_units(root, config)[0]
 
 
-def _with_language(extraction: Extraction) -> Extraction:
+def _with_language(extraction: Extraction, timer: StageTimer | None = None) -> Extraction:
     """``lang``: the language detected in the text when it is long enough, else the declared one."""
-    lang = page_language(extraction.text, extraction.lang_declared)
+    with timed(timer, "language"):
+        lang = page_language(extraction.text, extraction.lang_declared)
     return extraction if lang == extraction.lang else replace(extraction, lang=lang)

@@ -38,22 +38,22 @@ class Unit(NamedTuple):
     text: str
     link_ratio: float
     position: float  # m / n among the block's samples; 0 for table cells, which are not samples
-    # Context used only by the extended features of the improved method.
+    # The line's context, read by method svm's features (the "rich" set) only.
     kind: str = "p"
     noise_attr: bool = False
     content_attr: bool = False
     prev_length: int = 0
     next_length: int = 0
     neighbour_link_ratio: float = 0.0
-    # Context of the "context" feature set (method svm); see context_row.
+    # More of its place (method svm); see _context_row.
     depth: int = 0  # block-level elements between the block and the line's owner
     depth_offset: int = 0  # |depth - the depth that holds most of the block's prose|
     span: int = 0  # -1 before the block's first long paragraph, 1 after its last one, 0 between
     window_length: float = 0.0  # mean log(1 + length) of the lines up to WINDOW away
-    # Of the "region" feature set: -1 for a line of the margin before the located
-    # block, 1 of the margin after it, 0 in it (extract.MARGIN_LINES).
+    # -1 for a line of the margin before the located block, 1 of the margin after
+    # it, 0 in it (registry.ClassifierSpec.margins).
     region: int = 0
-    # In a thread located as its posts (locate._records): 1 for a line of a post's
+    # In a thread located as its posts (threads.find_records): 1 for a line of a post's
     # text, -1 for one elsewhere in a post's record (its panel, signature, links) or
     # after the last record (reply box, pager, who is online: a thread ends with its last
     # post), 0 for any other line. Not a feature: denoise keeps and drops these lines as such.
@@ -144,34 +144,39 @@ _KINDS = ("heading", "list", "cell", "link", "text")
 # A line's kind one-hot, as the features read it ("p" and unknown kinds: all zero).
 _KIND_ONE_HOT = {k: [1.0 if kind == k else 0.0 for kind in _KINDS] for k in _KINDS}
 _NO_KIND = [0.0] * len(_KINDS)
-EXTENDED_FEATURE_NAMES = (
+# Method svm's features (feature set "rich"), column by column. The SVM reads them up to
+# the stop-word density (SVM_WIDTHS); the boosted trees read them all.
+SVM_FEATURE_NAMES = (
+    # The paper's five, T, S and L as log(1 + x).
     "log_noise_word_index",
     "log_special_punct_index",
     "log_text_length",
     "relative_position",
     "link_ratio",
+    # The line's kind, its class/id marks and its neighbours.
     *(f"kind_{k}" for k in _KINDS),
     "noise_attr",
     "content_attr",
     "log_prev_length",
     "log_next_length",
     "neighbour_link_ratio",
+    # Signs of prose and the line's place among the block's lines.
+    "sentence_ends",
+    "punct_density",
+    "log_depth",
+    "log_depth_offset",
+    "before_span",
+    "after_span",
+    "window_length",
+    # Whether the line lies in a margin of the located block.
+    "before_block",
+    "after_block",
+    "stopword_density",
 )
 
 
-def extended_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
-    """The paper's five features and the line's context, for the improved method.
-
-    Departure: T, S and L enter as log(1 + x). Their raw values span four orders of
-    magnitude, and min-max scaling then squeezes almost every tag into a corner of
-    the RBF kernel's space.
-    """
-    t, s, length, _, _ = paper_row(unit, text, lexicon)
-    return [math.log1p(t), math.log1p(s), math.log1p(length), *_line_context(unit)]
-
-
 def _line_context(unit: Unit) -> list[float]:
-    """P and R, then the line's kind, class/id marks and neighbours (the extended set's tail)."""
+    """P and R, then the line's kind, class/id marks and neighbours."""
     return [
         unit.position,
         unit.link_ratio,
@@ -184,39 +189,25 @@ def _line_context(unit: Unit) -> list[float]:
     ]
 
 
-CONTEXT_FEATURE_NAMES = (
-    *EXTENDED_FEATURE_NAMES,
-    "sentence_ends",
-    "punct_density",
-    "log_depth",
-    "log_depth_offset",
-    "before_span",
-    "after_span",
-    "window_length",
-)
-
-
-def context_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
-    """The extended features and more of the line's own text and its place (method svm).
-
-    Departure from the paper (docs/experiments/quality-history.md, #1): the five
-    features and the line's kind say little about a line of prose in a comment or a
-    one-word label between paragraphs. Language-agnostic signs of prose (how many
-    sentences end in the text, how dense its punctuation is), how deep the line sits
-    below the block, whether it comes before the first or after the last long
-    paragraph of the block (content clusters between them) and the length of the lines
-    around it add that context. Comments and boxes nest
-    deeper (or shallower) than the article's paragraphs: the depth offset says so.
-
-    Unlike the paper's T, the context set's T matches the lexicon in the text
-    (NoiseLexicon.word_index) instead of counting jieba's words: the same signal
-    at a fraction of the cost. Everything else of the text is computed once here.
-    """
-    return _context_row(unit, text, lexicon, lexicon.word_index(text))
-
-
 def _context_row(unit: Unit, text: str, lexicon: NoiseLexicon, t: float) -> list[float]:
-    """context_row with the text's T already found."""
+    """The paper's five and the line's context, with the text's T already found
+    (the columns of SVM_FEATURE_NAMES up to ``window_length``).
+
+    Departures from the paper: T, S and L enter as log(1 + x); their raw values span
+    four orders of magnitude, and min-max scaling then squeezes almost every tag into a
+    corner of the RBF kernel's space. The five features and the line's kind say little
+    about a line of prose in a comment or a one-word label between paragraphs
+    (docs/experiments/quality-history.md, #1): language-agnostic signs of prose (how
+    many sentences end in the text, how dense its punctuation is), how deep the line
+    sits below the block, whether it comes before the first or after the last long
+    paragraph of the block (content clusters between them) and the length of the lines
+    around it add that context. Comments and boxes nest deeper (or shallower) than the
+    article's paragraphs: the depth offset says so.
+
+    Unlike the paper's T, this T matches the lexicon in the text
+    (NoiseLexicon.word_index) instead of counting jieba's words: the same signal at a
+    fraction of the cost. Everything else of the text is computed once here.
+    """
     length = text_length(text)
     marks = marks_of(text)
     ends_here = ends_sentence(text)
@@ -236,42 +227,23 @@ def _context_row(unit: Unit, text: str, lexicon: NoiseLexicon, t: float) -> list
     ]
 
 
-REGION_FEATURE_NAMES = (*CONTEXT_FEATURE_NAMES, "before_block", "after_block")
+def _svm_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
+    """The columns of SVM_FEATURE_NAMES (method svm).
 
-
-def region_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
-    """The context features, and whether the line lies in a margin of the located block.
-
-    Departure from the paper (docs/quality.md, "What the method adds to the paper"):
-    the lines just before and after the block are classified too, so that a headline
-    or a lead paragraph that Step 1 left out can be kept; these two features let the
-    classifier ask more of them than of the block's own lines.
-    """
-    return _region_row(unit, text, lexicon, lexicon.word_index(text))
-
-
-def _region_row(unit: Unit, text: str, lexicon: NoiseLexicon, t: float) -> list[float]:
-    """region_row with the text's T already found."""
-    return [*_context_row(unit, text, lexicon, t), float(unit.region < 0), float(unit.region > 0)]
-
-
-STOPWORD_FEATURE_NAMES = (*REGION_FEATURE_NAMES, "stopword_density")
-
-
-def stopword_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
-    """The region features and the line's stop-word density (method svm).
-
-    Departure from the paper: the share of the line's words that are the training
-    pages' most frequent main-text words (NoiseLexicon.indices). Prose of any language
-    is dense in its function words; labels, menus and names are not. T comes from the
-    same pass over the text.
+    Departures from the paper (docs/quality.md, "What the method adds to the paper"):
+    the lines just before and after the block are classified too, so that a headline or
+    a lead paragraph that Step 1 left out can be kept, and two columns let the
+    classifier ask more of them than of the block's own lines; and the share of the
+    line's words that are the training pages' most frequent main-text words
+    (NoiseLexicon.indices): prose of any language is dense in its function words;
+    labels, menus and names are not. T comes from the same pass over the text.
     """
     t, density = lexicon.indices(text)
-    return [*_region_row(unit, text, lexicon, t), density]
+    return [*_context_row(unit, text, lexicon, t), float(unit.region < 0), float(unit.region > 0), density]
 
 
 RICH_FEATURE_NAMES = (
-    *STOPWORD_FEATURE_NAMES,
+    *SVM_FEATURE_NAMES,
     "upper_share",
     "digit_share",
     "ends_colon",
@@ -282,6 +254,8 @@ RICH_FEATURE_NAMES = (
     "has_bar",
     *(f"in_{name}" for name, _ in ANCESTOR_GROUPS),
 )
+
+
 _ADDRESS_RE = re.compile(r"www\.|https?:|@|\.com\b|\.org\b")
 # Counted in the text's UTF-8 bytes, where bytes.translate deletes a set in C: ASCII
 # capitals, letters and digits (a CJK line has none of them).
@@ -296,11 +270,11 @@ _GROUP_COLUMNS = [
 
 
 def rich_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
-    """The stop-word features, the shape of the line's text and the boxes its ancestors
-    name (method svm; docs/experiments/quality-history.md, #61).
+    """The SVM's columns, the shape of the line's text and the boxes its ancestors name
+    (method svm; docs/experiments/quality-history.md, #61).
 
-    Read whole by the boosted trees only; the SVM reads the stop-word columns at the
-    front (:data:`SVM_WIDTHS`). The trees learn from every labelled line and afford
+    Read whole by the boosted trees only; the SVM reads its columns at the front
+    (:data:`SVM_WIDTHS`). The trees learn from every labelled line and afford
     more columns: a label ("Release Date:"), a call in capitals, an address or a
     handle, a teaser cut short ("…"), a line inside an author's box, a caption, a
     share bar, a newsletter box, a list of related stories, the comments, a quote,
@@ -311,7 +285,7 @@ def rich_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
     letters = size - len(raw.translate(None, _LETTERS))
     stripped = text.rstrip()
     return [
-        *stopword_row(unit, text, lexicon),
+        *_svm_row(unit, text, lexicon),
         (size - len(raw.translate(None, _CAPITALS))) / letters if letters else 0.0,
         (size - len(raw.translate(None, _DIGITS))) / max(1, len(text)),
         float(stripped.endswith((":", "："))),
@@ -324,25 +298,13 @@ def rich_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
     ]
 
 
-FEATURE_SETS: dict[str, Callable[[Unit, str, NoiseLexicon], list[float]]] = {
-    "paper": paper_row,
-    "extended": extended_row,
-    "context": context_row,
-    "region": region_row,
-    "stopwords": stopword_row,
-    "rich": rich_row,
-}
-FEATURE_WIDTHS = {
-    "paper": len(FEATURE_NAMES),
-    "extended": len(EXTENDED_FEATURE_NAMES),
-    "context": len(CONTEXT_FEATURE_NAMES),
-    "region": len(REGION_FEATURE_NAMES),
-    "stopwords": len(STOPWORD_FEATURE_NAMES),
-    "rich": len(RICH_FEATURE_NAMES),
-}
+# The feature sets of the packaged methods (registry.ClassifierSpec.feature_set): the
+# paper's five (method paper) and method svm's.
+FEATURE_SETS: dict[str, Callable[[Unit, str, NoiseLexicon], list[float]]] = {"paper": paper_row, "rich": rich_row}
+FEATURE_WIDTHS = {"paper": len(FEATURE_NAMES), "rich": len(RICH_FEATURE_NAMES)}
 # The columns of a row that the SVM reads, at its front: all but in the rich set,
 # whose further columns only the boosted trees read.
-SVM_WIDTHS = {**FEATURE_WIDTHS, "rich": FEATURE_WIDTHS["stopwords"]}
+SVM_WIDTHS = {"paper": len(FEATURE_NAMES), "rich": len(SVM_FEATURE_NAMES)}
 
 
 def feature_matrix(units: Sequence[Unit], lexicon: NoiseLexicon, feature_set: str = "paper") -> np.ndarray:

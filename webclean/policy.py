@@ -24,7 +24,7 @@ EXIT_POLICY = 3  # the job ran, but its result failed a check: a run over its er
 # Statuses that say the extraction failed on a page. The others say what the page is:
 # ok, empty (no main text), not_html, too_large (refused by its size alone), and
 # truncated, the row of a file that broke (fail_on_file_errors).
-ERROR_STATUSES = frozenset({Status.DECODE_ERROR, Status.PARSE_ERROR, Status.TIMEOUT, Status.ERROR, Status.TOO_DEEP})
+ERROR_STATUSES = frozenset({Status.DECODE_ERROR, Status.PARSE_ERROR, Status.TIMEOUT, Status.ERROR})
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,6 @@ class Status(StrEnum):
     NOT_HTML = "not_html"  # binary, PDF, image or plain non-markup bytes
     DECODE_ERROR = "decode_error"
     TOO_LARGE = "too_large"  # over limits.max_bytes
-    TOO_DEEP = "too_deep"  # reserved: deep trees are flattened, not refused
     PARSE_ERROR = "parse_error"
     TIMEOUT = "timeout"  # over limits.timeout_seconds
     ERROR = "error"  # an unexpected failure, with its reason in ``error``

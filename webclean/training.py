@@ -1,12 +1,10 @@
 """Training from pages with a gold main text (method.md, Step 3).
 
 Each page's block is located as at extraction time; each of its ``<p>``/``<a>``
-units is labelled *content* when its text is in the gold text, *noise* when it is not,
-and left out when it is mixed. On pages whose gold is partial (snippets) or absent,
-the units it does not decide may be labelled by the agreement of other extractors'
-texts of the page (weak labels, :class:`PeerVotes`). Words and marks are counted per
-label (n_i, h_i), the lexicon is built from the counts, the classes are balanced 1:1
-by sampling the larger one, and the SVM is fitted with k-fold cross-validation.
+units is labelled against the gold text (webclean/gold.py): content, noise, or mixed
+and left out. Words and marks are counted per label (n_i, h_i), the lexicon is built
+from the counts, the classes are balanced 1:1 by sampling the larger one
+(webclean/sampling.py), and the SVM is fitted with k-fold cross-validation.
 
 Every stage is a plain function over values, so the Spark training job runs the
 per-page stages in executors and the rest on the driver.
@@ -14,38 +12,24 @@ per-page stages in executors and the rest on the driver.
 
 from __future__ import annotations
 
-import re
-import unicodedata
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 from lxml import etree
 
 from webclean.classifier import CONTENT, NOISE, TagClassifier, fit_trees
-from webclean.config import Config, WeakConfig
+from webclean.config import Config, ConfigError
 from webclean.datasets import DataError, Page
-from webclean.extract import FEATURE_SET, locate_units
+from webclean.extract import locate_units
 from webclean.features import SVM_WIDTHS, Unit, feature_matrix
+from webclean.gold import MIXED, GoldMatcher
 from webclean.lexicon import NoiseLexicon, TermCounts, build_lexicon
 from webclean.model import Model
 from webclean.parse import ParseError, parse_html
+from webclean.registry import classifier_spec, method
+from webclean.sampling import TrainReport, balanced_sample, natural_sample, page_weights
 from webclean.tokenize import special_marks, words
-
-if TYPE_CHECKING:
-    from webclean.methods.mlp import MLPModel
-
-MIXED = -1
-# A unit whose character n-grams are at least this much in the gold is content,
-# at most NOISE_SHARE is noise; in between it is mixed and left out of training.
-CONTENT_SHARE = 0.9
-NOISE_SHARE = 0.1
-_NGRAM = 4
-# A unit is found in a peer's text when it is one of its lines, or, from this many
-# normalised characters, a part of it: a short "Teilen" or "更多" occurs inside
-# paragraphs by chance.
-PEER_MATCH_CHARS = 15
-_NON_WORD_RE = re.compile(r"[\W_]+", re.UNICODE)
 
 
 @dataclass(frozen=True)
@@ -60,106 +44,6 @@ class LabelledPage:
     block_found: bool
     units: tuple[LabelledUnit, ...]
     source: str = ""  # the page's set: the sample keeps each set's share (choose_sample)
-
-
-@dataclass
-class TrainReport:
-    pages: int = 0
-    pages_with_block: int = 0
-    content_units: int = 0
-    noise_units: int = 0
-    mixed_units: int = 0
-    samples_per_class: int = 0
-    training_samples: int = 0
-    cv_accuracy: float = 0.0
-    best_params: dict[str, float] = field(default_factory=dict)
-    lexicon_words: int = 0
-    lexicon_marks: int = 0
-    tree_rows: int = 0  # method svm: the labelled units the boosted trees learned from
-    trees: int = 0  # ... and how many trees they made (early stopping may end them sooner)
-
-    def to_dict(self) -> dict[str, object]:
-        return dict(self.__dict__)
-
-
-def normalise_for_match(text: str) -> str:
-    """Lower-cased word characters only: matching ignores spacing and punctuation."""
-    return _NON_WORD_RE.sub("", unicodedata.normalize("NFKC", text)).lower()
-
-
-class PeerVotes:
-    """In how many of other extractors' texts of a page a unit is found (weak labels)."""
-
-    def __init__(self, texts: Iterable[str]) -> None:
-        texts = list(texts)
-        self._texts = [normalise_for_match(text) for text in texts]
-        self._lines = [{normalise_for_match(line) for line in text.splitlines()} for text in texts]
-
-    def __len__(self) -> int:
-        return len(self._texts)
-
-    def count(self, norm: str) -> int:
-        """The texts that hold ``norm`` (a text normalised by normalise_for_match)."""
-        return sum(
-            1
-            for lines, text in zip(self._lines, self._texts)
-            if norm in lines or (len(norm) >= PEER_MATCH_CHARS and norm in text)
-        )
-
-
-class GoldMatcher:
-    """Decides whether a unit's text is content, noise or mixed against one page's gold.
-
-    With a ``weak`` configuration, a unit the gold leaves undecided on a page without
-    a full gold is labelled by the page's peer texts, when it carries enough of them.
-    """
-
-    def __init__(self, page: Page, weak: WeakConfig | None = None) -> None:
-        if page.has_full_gold:
-            self._gold = [normalise_for_match(page.text)]
-            self._negative: list[str] = []
-        else:
-            self._gold = [normalise_for_match(s) for s in page.with_snippets]
-            self._negative = [normalise_for_match(s) for s in page.without_snippets]
-        self._full = page.has_full_gold
-        self._weak = weak
-        self._votes = None
-        if weak is not None and not self._full and len(page.peers) >= weak.min_peers:
-            self._votes = PeerVotes(text for _, text in page.peers)
-        self._grams = {g for text in self._gold for g in _ngrams(text)}
-
-    def label(self, text: str) -> int:
-        norm = normalise_for_match(text)
-        if not norm:
-            return MIXED
-        if any(norm in gold or (len(norm) >= 20 and gold and gold in norm) for gold in self._gold):
-            return CONTENT
-        if not self._full:
-            # Snippet pages: only what a snippet names is known, and what the peers agree on.
-            if any(neg and (norm in neg or neg in norm) for neg in self._negative):
-                return NOISE
-            return self._weak_label(norm)
-        grams = _ngrams(norm)
-        if not grams:
-            return NOISE
-        share = sum(1 for g in grams if g in self._grams) / len(grams)
-        if share >= CONTENT_SHARE:
-            return CONTENT
-        if share <= NOISE_SHARE:
-            return NOISE
-        return MIXED
-
-    def _weak_label(self, norm: str) -> int:
-        if self._votes is None or self._weak is None:
-            return MIXED
-        votes = self._votes.count(norm)
-        if votes >= self._weak.content_votes:
-            return CONTENT
-        return NOISE if votes <= self._weak.noise_votes else MIXED
-
-
-def _ngrams(text: str) -> list[str]:
-    return [text[i : i + _NGRAM] for i in range(len(text) - _NGRAM + 1)]
 
 
 def label_page(page: Page, config: Config) -> LabelledPage:
@@ -185,57 +69,14 @@ def count_terms(units: Iterable[LabelledUnit]) -> TermCounts:
     return counts
 
 
-def balanced_sample(labels: np.ndarray, per_class: int, random_state: int) -> np.ndarray:
-    """Indices of an equal number of content and noise samples (Step 3: 1:1)."""
-    rng = np.random.default_rng(random_state)
-    content = np.flatnonzero(labels == CONTENT)
-    noise = np.flatnonzero(labels == NOISE)
-    size = min(per_class, len(content), len(noise))
-    chosen = np.concatenate([rng.choice(content, size, replace=False), rng.choice(noise, size, replace=False)])
-    return np.sort(chosen)
-
-
-def natural_sample(
-    labels: np.ndarray, size: int, random_state: int, weights: np.ndarray | None = None
-) -> np.ndarray:
-    """Indices of up to ``size`` labelled samples, the classes in their own proportion;
-    drawn with ``weights`` (one per unit, as :func:`page_weights` makes them) if given."""
-    labelled = np.flatnonzero(labels != MIXED)
-    rng = np.random.default_rng(random_state)
-    size = min(size, len(labelled))
-    if weights is None:
-        return np.sort(rng.choice(labelled, size, replace=False))
-    chosen = weights[labelled]
-    return np.sort(rng.choice(labelled, size, replace=False, p=chosen / chosen.sum()))
-
-
-def page_weights(labels: np.ndarray, pages: np.ndarray, sets: np.ndarray, power: float) -> np.ndarray:
-    """A weight for each unit: 1 / (labelled units of its page) ** power, scaled so that
-    each set (``sets``: the page's source) keeps its share of the labelled units.
-
-    Departure (method svm; docs/experiments/quality-history.md, #39d, #45): drawn uniformly, the lines of a few
-    long pages fill the sample; weighted, it holds more pages. Mixed units weigh 0.
-    """
-    weights = np.zeros(len(labels))
-    labelled = labels != MIXED
-    if not labelled.any():
-        return weights
-    _, page_of, per_page = np.unique(pages[labelled], return_inverse=True, return_counts=True)
-    raw = 1.0 / per_page[page_of].astype(np.float64) ** power
-    _, set_of, per_set = np.unique(sets[labelled], return_inverse=True, return_counts=True)
-    raw *= per_set[set_of] / np.bincount(set_of, weights=raw)[set_of]
-    weights[labelled] = raw
-    return weights
-
-
 def is_balanced(config: Config) -> bool:
     balance = config.classifier.class_balance
-    return balance == "balanced" or (balance == "auto" and config.method == "paper")
+    return balance == "balanced" or (balance == "auto" and classifier_spec(config.method).balanced)
 
 
 def searches_grid(config: Config) -> bool:
     search = config.classifier.search
-    return search == "grid" or (search == "auto" and config.method == "paper")
+    return search == "grid" or (search == "auto" and classifier_spec(config.method).grid_search)
 
 
 def fit_classifier(X: np.ndarray, y: np.ndarray, config: Config) -> TagClassifier:
@@ -251,11 +92,15 @@ def fit_classifier(X: np.ndarray, y: np.ndarray, config: Config) -> TagClassifie
     ).fit(X, y)
 
 
-def train(pages: Iterable[Page], config: Config, *, sources: Sequence[str] = ()) -> tuple[Model, TrainReport]:
-    """Train a model on pages with a gold text; deterministic for a fixed random_state."""
-    if config.method == "mlp":
-        return train_mlp(pages, config, sources=sources)
-    return train_labelled((label_page(page, config) for page in pages), config, sources=sources)
+def train(pages: Iterable[Page], config: Config, *, sources: Sequence[str] = ()) -> tuple[Model | Any, TrainReport]:
+    """Train a model of the configured method on pages with a gold text; deterministic
+    for a fixed random_state. A method with its own steps trains as it says."""
+    spec = method(config.method)
+    if spec.classifier is not None:
+        return train_labelled((label_page(page, config) for page in pages), config, sources=sources)
+    if spec.train is None:
+        raise ConfigError(f"method {spec.name} has no model to train")
+    return spec.train(pages, config, sources)
 
 
 def train_labelled(
@@ -290,7 +135,7 @@ def fit_on_units(
     labels = np.asarray([u.label for u in labelled], dtype=np.int64)
     chosen = choose_sample(labels, config, pages, sets)
     needed = training_units(labels, chosen, config)
-    X = feature_matrix([labelled[i].unit for i in needed], lexicon, FEATURE_SET[config.method])
+    X = feature_matrix([labelled[i].unit for i in needed], lexicon, classifier_spec(config.method).feature_set)
     return fit_sample(X, labels, chosen, lexicon, config, report, needed, pages, sets)
 
 
@@ -319,7 +164,7 @@ def choose_sample(
 
 
 def uses_trees(config: Config) -> bool:
-    return config.method == "svm" and config.classifier.trees > 0
+    return classifier_spec(config.method).trees and config.classifier.trees > 0
 
 
 def training_units(labels: np.ndarray, chosen: np.ndarray, config: Config) -> np.ndarray:
@@ -354,7 +199,7 @@ def fit_sample(
     report.noise_units = int((labels == NOISE).sum())
     report.mixed_units = int((labels == MIXED).sum())
     units = chosen if units is None else units
-    feature_set = FEATURE_SET[config.method]
+    feature_set = classifier_spec(config.method).feature_set
     svm_rows = X[np.searchsorted(units, chosen), : SVM_WIDTHS[feature_set]]
     classifier = fit_classifier(svm_rows, labels[chosen], config)
     params = classifier.params_
@@ -381,19 +226,3 @@ def with_metadata(model: Model, report: TrainReport, sources: Sequence[str]) -> 
     """The model with what it was trained on and its report, as `webclean train` saves it."""
     metadata = {"trained_on": list(sources), "report": report.to_dict()}
     return Model(lexicon=model.lexicon, svm=model.svm, config=model.config, feature_set=model.feature_set, metadata=metadata)
-
-
-def train_mlp(pages: Iterable[Page], config: Config, *, sources: Sequence[str] = ()) -> tuple["MLPModel", TrainReport]:
-    """Method mlp (webclean/methods/mlp.py): the network over all lines of each page,
-    labelled by the same GoldMatcher, the classes in their own proportion."""
-    from webclean.methods.mlp import MAX_TRAINING_LINES, fit_mlp, labelled_rows
-
-    X, labels, count = labelled_rows(pages, config)
-    report = TrainReport(pages=count, pages_with_block=count)
-    report.content_units = int((labels == CONTENT).sum())
-    report.noise_units = int((labels == NOISE).sum())
-    chosen = natural_sample(labels, MAX_TRAINING_LINES, config.classifier.random_state)
-    model, accuracy = fit_mlp(X[chosen], labels[chosen], config)
-    report.training_samples = len(chosen)
-    report.cv_accuracy = accuracy  # for mlp: the accuracy on its training sample
-    return replace(model, metadata={"trained_on": list(sources), "report": report.to_dict()}), report

@@ -29,13 +29,14 @@ it is chosen on the dev data (docs/methods.md).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Any, Iterator
 
 from lxml import etree
 
 from webclean.text import LINE_ENDING_TAGS as _SEPARATING_TAGS, SENTENCE_END_MARK_RE as _SENTENCE_END_RE, text_length
+from webclean.metadata import PageMetadata
 
-__all__ = ["BLOCK_TAGS", "NOISE_PHRASES", "Block", "block_score", "blocks_text", "collect_blocks"]
+__all__ = ["BLOCK_TAGS", "NOISE_PHRASES", "Block", "block_score", "blocks_text", "collect_blocks", "run"]
 
 # Step 3: the thesis's block tags.
 BLOCK_TAGS = frozenset({"table", "tbody", "tr", "div", "p"})
@@ -78,6 +79,14 @@ def block_score(links: int, length: int, sentence_ends: int) -> float:
     if length == 0:
         return float("inf")
     return (links + 1) / (length * (sentence_ends + 1))
+
+
+def run(root: etree._Element, title: str, metadata: PageMetadata, model: Any) -> tuple[list[str], str]:
+    """The method's steps on a parsed page: its main-text paragraphs and its title."""
+    body = root.find("body")
+    if body is None:  # parse_html always makes one; a tree from elsewhere may not have it
+        body = root
+    return blocks_text(body), title
 
 
 def blocks_text(body: etree._Element, threshold: float = THRESHOLD_C) -> list[str]:

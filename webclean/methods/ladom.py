@@ -36,16 +36,17 @@ The cut-offs were lost with the formulas; they are chosen on the dev data
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from lxml import etree
 
+from webclean.metadata import PageMetadata, find_date
 from webclean.methods.blocks import NOISE_PHRASES
-from webclean.methods.metadata import find_date
 from webclean.segment import HEADINGS, Line, segment
 from webclean.text import CJK_RE as _CJK_RE, WORD_RE as _TOKEN_RE, text_length
 from webclean.tokenize import ends_sentence
 
-__all__ = ["NewsRecord", "ladom_record", "link_noise_regions", "preprocess"]
+__all__ = ["NewsRecord", "ladom_record", "link_noise_regions", "preprocess", "run"]
 
 # Step 3 cut-offs, chosen on all five dev files together (docs/methods.md).
 NODE_SNR_MIN = 0.7
@@ -68,6 +69,12 @@ class NewsRecord:
     body: tuple[str, ...]
 
 
+def run(root: etree._Element, title: str, metadata: PageMetadata, model: Any) -> tuple[list[str], str]:
+    """The method's steps on a parsed page: the record's body and its title."""
+    record = ladom_record(root, title, metadata.published, metadata.source)
+    return list(record.body), record.title or title
+
+
 def ladom_record(
     root: etree._Element,
     page_title: str,
@@ -78,7 +85,7 @@ def ladom_record(
     char_snr_min: float | None = None,
 ) -> NewsRecord:
     """Steps 1-5 on a parsed page; edits the tree. ``published`` and ``source`` come from
-    methods/metadata.py and are passed through into the record."""
+    webclean/metadata.py and are passed through into the record."""
     node_snr_min = NODE_SNR_MIN if node_snr_min is None else node_snr_min
     char_snr_min = CHAR_SNR_MIN if char_snr_min is None else char_snr_min
     preprocess(root)

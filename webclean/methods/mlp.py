@@ -10,9 +10,10 @@ that says whether the line is main text.
 Here the lines are segment.segment's (a block element or a <br> ends a line) after
 hidden elements are dropped, and the inputs are :data:`FEATURES`. The network is
 scikit-learn's MLPClassifier, fitted by ``webclean train --method mlp`` on lines
-labelled by training.GoldMatcher; the saved model is data (weights, biases and the
-input scaling in ``arrays.npz``, the rest in ``model.json``, webclean/model.py's
-layout and checksum), and prediction is a NumPy forward pass.
+labelled by gold.GoldMatcher; the saved model is data (weights, biases and the
+input scaling in ``arrays.npz``, the rest in ``model.json``, the layout and checksum
+of webclean/modeldir.py, where this format registers its loader), and prediction is a
+NumPy forward pass.
 
 Departure: the paper's reference [5] and the paper itself use a handful of inputs of
 the line alone; the two neighbours' length and link ratio are added because a
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -33,13 +34,16 @@ from lxml import etree
 
 from webclean.classifier import CONTENT, NOISE
 from webclean.config import Config
+from webclean.gold import MIXED, GoldMatcher
+from webclean.metadata import PageMetadata, find_date
 from webclean.methods.blocks import NOISE_PHRASES
-from webclean.methods.metadata import find_date
-from webclean.model import ModelError, default_model, write_model_directory
+from webclean.modeldir import ModelError, register_format, write_model_directory
+from webclean.parse import ParseError, page_title, parse_html
+from webclean.sampling import TrainReport, natural_sample
 from webclean.segment import Line, drop_hidden, segment
 from webclean.text import CJK_RE as _CJK_RE, SENTENCE_END_MARK_RE as _SENTENCE_END_RE, WORD_RE as _TOKEN_RE
 
-__all__ = ["FEATURES", "MLPModel", "fit_mlp", "line_features", "mlp_lines", "page_lines"]
+__all__ = ["FEATURES", "MLPModel", "fit_mlp", "line_features", "mlp_lines", "page_lines", "run", "train"]
 
 MODEL_TYPE = "mlp"
 MLP_FORMAT_VERSION = 1
@@ -149,14 +153,19 @@ _ACTIVATIONS = {
     "identity": lambda x: x,
 }
 
+register_format(MODEL_TYPE, MLPModel.from_data)
+
 
 # --- extraction --------------------------------------------------------------------------
 
 
-def mlp_lines(root: etree._Element, title: str, model: MLPModel | None = None) -> list[str]:
+def run(root: etree._Element, title: str, metadata: PageMetadata, model: Any) -> tuple[list[str], str]:
+    """The method's steps on a parsed page: its main-text lines and its title."""
+    return mlp_lines(root, title, model), title
+
+
+def mlp_lines(root: etree._Element, title: str, model: MLPModel) -> list[str]:
     """The lines of a parsed page that the network calls main text, in document order; edits the tree."""
-    if model is None:
-        model = default_model(MODEL_TYPE)
     if not isinstance(model, MLPModel):
         raise ModelError(f"method mlp needs an mlp model, not a model for {getattr(model, 'feature_set', '?')!r} features")
     lines = page_lines(root)
@@ -230,6 +239,20 @@ def _tokens(text: str) -> set[str]:
 # --- training ----------------------------------------------------------------------------
 
 
+def train(pages: Iterable[Any], config: Config, sources: Sequence[str] = ()) -> tuple[MLPModel, TrainReport]:
+    """``webclean train --method mlp``: the network over all lines of each page, labelled
+    by gold.GoldMatcher, the classes in their own proportion."""
+    X, labels, count = labelled_rows(pages, config)
+    report = TrainReport(pages=count, pages_with_block=count)
+    report.content_units = int((labels == CONTENT).sum())
+    report.noise_units = int((labels == NOISE).sum())
+    chosen = natural_sample(labels, MAX_TRAINING_LINES, config.classifier.random_state)
+    model, accuracy = fit_mlp(X[chosen], labels[chosen], config)
+    report.training_samples = len(chosen)
+    report.cv_accuracy = accuracy  # for mlp: the accuracy on its training sample
+    return replace(model, metadata={"trained_on": list(sources), "report": report.to_dict()}), report
+
+
 def fit_mlp(X: np.ndarray, y: np.ndarray, config: Config, metadata: Mapping[str, Any] | None = None) -> tuple[MLPModel, float]:
     """Fit the network on feature rows and CONTENT/NOISE labels; returns the model and its training accuracy."""
     from sklearn.neural_network import MLPClassifier
@@ -264,9 +287,6 @@ def fit_mlp(X: np.ndarray, y: np.ndarray, config: Config, metadata: Mapping[str,
 
 def labelled_rows(pages: Iterable[Any], config: Config) -> tuple[np.ndarray, np.ndarray, int]:
     """Feature rows and labels of every page's lines (mixed lines left out), and the page count."""
-    from webclean.parse import ParseError, page_title, parse_html
-    from webclean.training import MIXED, GoldMatcher
-
     rows: list[np.ndarray] = []
     labels: list[np.ndarray] = []
     count = 0

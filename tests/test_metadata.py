@@ -1,4 +1,4 @@
-"""webclean.methods.metadata: time of publication and source, for every method."""
+"""webclean.metadata: time of publication and source, for every method."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from webclean import metadata
 from webclean.config import Config
 from webclean.extract import extract
-from webclean.methods import metadata
-from webclean.methods.metadata import find_date, find_source, page_metadata
+from webclean.metadata import find_date, find_source, page_metadata
 from webclean.parse import parse_html
 
-from pages import EN_PAGE, ZH_PAGE
+from methods.pages import EN_PAGE, ZH_PAGE
 
 
 @pytest.mark.parametrize(

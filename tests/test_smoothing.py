@@ -1,0 +1,204 @@
+"""The passes of method svm after the classifier (webclean.smoothing)."""
+
+import pytest
+
+from webclean.denoise import denoise
+from webclean.features import FEATURE_SETS, FEATURE_WIDTHS
+from webclean.smoothing import link_runs, smooth, tail_lines
+
+from scripted import LONG, PARAGRAPH, ValuesByText, line_unit
+
+
+def test_link_runs_drop_runs_of_all_link_lines_only():
+    units = [line_unit(LONG), line_unit("Home", "link"), line_unit("News", "link"), line_unit(LONG), line_unit("Lone link", "link")]
+    kept = [u.text for u in units]
+    out = smooth(units, kept, 40, ("link_runs",), link_run=2)
+    assert out == [LONG, None, None, LONG, "Lone link"]
+
+def test_no_pass_changes_nothing():
+    units = [line_unit("Home", "link"), line_unit("News", "link")]
+    assert smooth(units, ["Home", "News"], 40, ()) == ["Home", "News"]
+
+def test_an_unknown_pass_is_an_error():
+    import pytest
+
+    with pytest.raises(ValueError, match="unknown smoothing"):
+        smooth([line_unit(LONG)], [LONG], 40, ("bridge",))
+
+def test_link_runs_take_the_short_lines_around_a_run_with_beta():
+    units = [
+        line_unit(LONG),
+        line_unit("Related"),
+        line_unit("One", "link"),
+        line_unit("Two", "link"),
+        line_unit("More"),
+        line_unit(LONG),
+        line_unit("Label"),
+        line_unit("Lone link", "link"),
+    ]
+    assert link_runs(units) == [False, False, True, True, False, False, False, False]
+    # The heading before a run and the label after it go with it; long lines and the
+    # lines around a single link stay.
+    assert link_runs(units, beta=40) == [False, True, True, True, True, False, False, False]
+    assert link_runs(units, beta=2) == [False, False, True, True, False, False, False, False]
+
+def test_a_long_all_link_line_is_no_part_of_a_run():
+    figure = "Figure 2 shows the platform's flow: the courier uploads the parcel's data when it is handed over, " * 2
+    units = [line_unit("Home", "link"), line_unit(figure, "link"), line_unit("World", "link"), line_unit("Sport", "link")]
+    assert link_runs(units) == [False, False, True, True]
+
+def test_link_runs_leave_the_headline_after_a_menu():
+    units = [line_unit("Home", "link"), line_unit("World", "link"), line_unit("Storm hits the coast", "heading"), line_unit(LONG)]
+    assert link_runs(units, beta=40) == [True, True, True, False]
+    assert link_runs(units, beta=40, title="Storm hits the coast | The Daily") == [True, True, False, False]
+
+def test_method_svm_smooths_link_runs_and_paper_does_not():
+    from webclean.registry import classifier_spec
+
+    assert classifier_spec("paper").smoothing == ()
+    assert classifier_spec("svm").smoothing == (
+        "link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels", "tail_lines",
+    )  # fmt: skip
+
+def test_credits_drop_short_lines_that_name_a_source_or_an_editor():
+    body = "本报讯 记者从市环保局获悉，今年以来全市空气质量优良天数比例同比提高了五个百分点。"
+    lines = [body, "（责任编辑：张三）", "来源：新华社", "來源： 中央社", "编辑:李四 校对:王五"]
+    units = [line_unit(text) for text in lines]
+    assert smooth(units, list(lines), 40, ("credits",)) == [body, None, None, None, None]
+    # A label in a longer line is prose that quotes one, or a paragraph that ends with it.
+    quoting = "据报道，来源：当地政府的一份通报称，今年以来全市空气质量优良天数比例同比提高了五个百分点。"
+    assert smooth([line_unit(quoting)], [quoting], 40, ("credits",)) == [quoting]
+    # Without a label, or without the colon, a short line is the classifier's.
+    assert smooth([line_unit("新华社"), line_unit("编辑推荐")], ["新华社", "编辑推荐"], 40, ("credits",)) == ["新华社", "编辑推荐"]
+
+def test_credits_drop_a_pictures_credit_up_to_a_caption_long():
+    prose = "The council met on Monday to discuss the new bridge over the river, and voted to fund it. " * 3
+    caption = "Marco Odermatt, the Swiss skier, at the start in Wengen. © AFP / Marco Bertorello"
+    lines = [prose, caption, "Foto: dpa", "(crédito: Minervino Júnior/CB/D.A.Press)", "Image: a cat on a roof"]
+    units = [line_unit(text) for text in lines]
+    assert smooth(units, list(lines), 40, ("credits",)) == [prose, None, None, None, None]
+    # A label in a long paragraph, or a word without its colon, is the classifier's.
+    long_line = prose + "Photo: the bridge as it will look."
+    kept = ["The photo shows the bridge.", long_line]
+    assert smooth([line_unit(text) for text in kept], list(kept), 40, ("credits",)) == kept
+
+def test_see_also_drops_a_line_that_opens_with_a_read_also_label():
+    prose = "The council met on Monday to discuss the new bridge over the river, and voted to fund it. " * 3
+    lines = [
+        prose,
+        "Lesen Sie auch: Diese 3 Sternzeichen verschenken ihr Herz an den Falschen",
+        "VEA TAMBIÉN: Estrella de la educación no brilla para estudiantes",
+        "Czytaj też: Wyścig zbrojeń ruszył z kopyta",
+        "延伸阅读：57岁小学肄业 广西骗子演绎惊天骗局",
+    ]
+    units = [line_unit(text) for text in lines]
+    assert smooth(units, list(lines), 40, ("see_also",)) == [prose, None, None, None, None]
+    # The label must open the line and be followed by its delimiter.
+    kept = ["We read also the minutes of the last meeting: nothing new.", "See also the table below", "Related"]
+    assert smooth([line_unit(text) for text in kept], list(kept), 40, ("see_also",)) == kept
+
+def test_notices_drop_the_sites_calls_to_its_reader():
+    prose = "The council met on Monday to discuss the new bridge over the river, and voted to fund it. " * 3
+    lines = [
+        prose,
+        "Sign up for our newsletter to get the latest stories in your inbox.",
+        "Please understand that comments are moderated and it is not always possible to publish all.",
+        "Folgen Sie uns auf Twitter",
+        "Copyright 2023 Example Television Corp. All rights reserved.",
+        "Suscríbete a nuestro boletín",
+    ]
+    units = [line_unit(text) for text in lines]
+    assert smooth(units, list(lines), 40, ("notices",)) == [prose, None, None, None, None, None]
+    # News prose about subscribers or newsletters is the story's; so is a long paragraph.
+    kept = [
+        "The streaming service added 2.4 million subscribers in the quarter, more than expected.",
+        "Its subscription price rises to $12 in March.",
+        prose + "Readers can sign up at the library.",
+    ]
+    assert smooth([line_unit(text) for text in kept], list(kept), 40, ("notices",)) == kept
+
+def test_empty_headings_drop_a_heading_over_nothing_kept_after_the_text():
+    prose = "The council met on Monday to discuss the new bridge over the river, and voted to fund it. " * 2
+    units = [
+        line_unit("The bridge", "heading"),
+        line_unit(prose),
+        line_unit("What comes next", "heading"),
+        line_unit("Work starts in May."),
+        line_unit("Related stories", "heading"),
+        line_unit("Another story about another bridge", "link"),
+        line_unit("Newsletter", "heading"),
+    ]
+    kept = [u.text for u in units]
+    kept[5] = None  # the related story, dropped by the classifier
+    out = smooth(units, kept, 40, ("empty_headings",))
+    # A heading over a kept short paragraph stays; those over nothing kept go.
+    assert out == ["The bridge", prose, "What comes next", "Work starts in May.", None, None, None]
+    # Without a long paragraph kept, nothing is a tail.
+    short = [line_unit("A heading", "heading"), line_unit("Short text.")]
+    assert smooth(short, ["A heading", None], 40, ("empty_headings",)) == ["A heading", None]
+
+def test_empty_headings_inside_the_text_need_dropped_lines_under_them():
+    prose = "The council met on Monday to discuss the new bridge over the river, and voted to fund it. " * 2
+    units = [
+        line_unit("Bridge vote", "heading"),
+        line_unit("A deck under the headline", "heading"),
+        line_unit(prose),
+        line_unit("You may also like", "heading"),
+        line_unit("Subscribe to our newsletter"),
+        line_unit("What the council said", "heading"),
+        line_unit("Costs", "heading"),
+        line_unit(prose),
+    ]
+    kept = [u.text for u in units]
+    kept[4] = None  # the teaser box's line, dropped by the classifier
+    out = smooth(units, kept, 40, ("empty_headings",))
+    # Between the long paragraphs: the heading over a dropped line goes; a heading
+    # directly over another heading stays, as do the headline and its deck before
+    # the first long paragraph.
+    assert out == ["Bridge vote", "A deck under the headline", prose, None, None, "What the council said", "Costs", prose]
+
+def test_empty_labels_drop_a_label_whose_line_is_dropped():
+    units = [
+        line_unit(LONG),
+        line_unit("Tags:"),
+        line_unit("bridges", "link"),
+        line_unit("The council listed three reasons:"),
+        line_unit("It is cheaper than a tunnel."),
+        line_unit("Last modified:"),
+    ]
+    kept = [u.text for u in units]
+    kept[2] = None  # the tag, dropped by the classifier
+    out = smooth(units, kept, 40, ("empty_labels",))
+    # A label over a kept line stays, one over a dropped line or over the end goes;
+    # a line that merely contains a colon is not a label.
+    assert out == [LONG, None, None, "The council listed three reasons:", "It is cheaper than a tunnel.", None]
+    long_label = "Everything the council decided on Monday about the bridge:"
+    assert smooth([line_unit(long_label)], [long_label], 40, ("empty_labels",)) == [long_label]
+    assert smooth([line_unit("来源："), line_unit(LONG)], ["来源：", None], 40, ("empty_labels",)) == [None, None]
+
+def test_tail_lines_drop_what_the_classifier_is_unsure_of_after_the_texts_last_paragraph():
+    lines = {
+        "Short line before the text": 0.4,
+        PARAGRAPH: 2.0,
+        "A bio of the author": 0.6,
+        "Share this story": 0.2,
+        "The last word, sure": 1.5,
+        "本文作者是本报记者": 0.3,
+    }
+    scripted = ValuesByText(lines)
+    units = [line_unit(text) for text in lines]
+    kept = list(lines)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(FEATURE_SETS, "scripted", scripted.row)
+        patch.setitem(FEATURE_WIDTHS, "scripted", 1)
+        unsure = tail_lines(units, kept, None, scripted, "scripted")
+        # Before the last long paragraph nothing changes; after it, a line needs 1 or
+        # more, and a line in CJK ideographs is left to the decision at 0.
+        assert unsure == [False, False, True, True, False, False]
+        assert [d.text for d in denoise(units, None, scripted, 40, "scripted", ("tail_lines",))] == [
+            "Short line before the text", PARAGRAPH, "", "", "The last word, sure", "本文作者是本报记者",
+        ]  # fmt: skip
+        # A thread's posts keep their lines; a page without a long paragraph has no tail.
+        post = units[2]._replace(post=1)
+        assert tail_lines([units[1], post], [PARAGRAPH, post.text], None, scripted, "scripted") == [False, False]
+        assert tail_lines(units[2:4], kept[2:4], None, scripted, "scripted") == [False, False]

@@ -1,0 +1,304 @@
+"""The passes of method svm over the classifier's decisions: departures from Step 4.
+
+The paper decides each tag alone (webclean/denoise.py); the classifier sees one line
+and a little of its context, but main text and noise come in runs, and some lines are
+the site's, not the story's, whatever the classifier says of them. Each pass drops
+lines the classifier kept (:func:`smooth`), and :func:`tail_lines` asks the classifier
+again for the text's tail. Which passes a method runs is its spec's ``smoothing``
+(webclean/registry.py); what each brings on sets held out: docs/quality.md, "What the
+method adds to the paper". Each pass names the outcome of a line it drops.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from webclean.classifier import SVMParams
+from webclean.features import LONG_LINE, Unit, feature_matrix
+from webclean.lexicon import NoiseLexicon
+from webclean.text import text_length
+from webclean.timing import StageTimer, timed
+from webclean.tokenize import cjk_chars
+
+LINK_RUN = "link run"  # dropped with a run of all-link lines, not classified (link_runs)
+CREDIT = "credit"  # a source or editor line, or a picture's credit, dropped (is_credit)
+SEE_ALSO = "see also"  # a "read also" line, another story's headline, dropped (is_see_also)
+NOTICE = "notice"  # the site's call to subscribe or follow, or its rights notice, dropped (is_notice)
+EMPTY_HEADING = "empty heading"  # a heading over nothing kept, dropped (empty_headings)
+EMPTY_LABEL = "empty label"  # a "Tags:" label whose line is dropped, dropped (empty_labels)
+UNSURE_TAIL = "unsure tail"  # after the text's last paragraph, kept with a decision under 1, dropped (tail_lines)
+
+# The passes of smooth(), in the order they run; denoise runs tail_lines after them,
+# as it asks the classifier again.
+SMOOTHING_PASSES = ("link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels")
+# A paragraph of more than this many characters is the text's own (empty_headings).
+TEXT_PARAGRAPH_CHARS = 80
+# A credit line: a short line that names the story's source or its editor (来源：新华社,
+# 责任编辑：张三). It is the page's metadata (Extraction.source), not its text.
+CREDIT_CHARS = 30
+_CREDIT_RE = re.compile(r"(?:来源|來源|稿源|责任编辑|責任編輯|责编|編輯|编辑)\s*[:：]")
+# A picture's credit: a caption or a footer line that holds a copyright sign or a
+# picture label (Foto: dpa, Photo: Getty Images, crédito: …, © AFP), in the languages
+# of the dev data. Captions run longer than credit lines.
+PICTURE_CREDIT_CHARS = 200
+_PICTURE_CREDIT_RE = re.compile(
+    r"©|\b(?:foto|fotos|photo|photos|bild|bilder|crédito|credit|credits|kuva|zdjęcie|image|imagen)\s*:", re.IGNORECASE
+)
+# A label: a short line that ends with a colon ("Tags:", "Last modified:", "Release
+# Date:", "Advertisement:"), dropped when the line it labels is (empty_labels).
+LABEL_CHARS = 40
+# The link_runs pass drops runs of at least this many all-link lines: two links in a row
+# are already a list (2 scored above 3 and 4: docs/experiments/quality-history.md, #2b).
+MIN_LINK_RUN = 2
+
+
+def smooth(
+    units: Sequence[Unit], kept: Sequence[str | None], beta: int, passes: Sequence[str], link_run: int = MIN_LINK_RUN
+) -> list[str | None]:
+    """Correct single decisions by their neighbours' and drop the site's lines (method svm).
+
+    - ``link_runs``: every line of a run of ``link_run`` or more all-link lines is
+      noise: a list of links (navigation, related articles, tags), never prose; so are
+      the short lines (at most β characters) just before and after the run;
+    - ``credits``: a line of at most CREDIT_CHARS characters that holds a source or an
+      editor's label (来源：, 责任编辑：) is noise: a news page's credit line, which the
+      classifier, having seen few, often keeps; and a line of at most
+      PICTURE_CREDIT_CHARS with a copyright sign or a picture label;
+    - ``see_also``: a line of at most SEE_ALSO_CHARS characters that opens with a "read
+      also" label (Lesen Sie auch:, VEA TAMBIÉN:, 延伸阅读：) is noise: another story's
+      headline;
+    - ``notices``: a line of at most NOTICE_CHARS characters that calls the reader to
+      subscribe, sign up or follow, or that states the comments' policy or the rights
+      reserved ("Sign up for our newsletter", "Folgen Sie uns auf Twitter", "All rights
+      reserved"), in the languages of the dev data, is noise: the site's, not the
+      story's;
+    - ``empty_headings``: a kept heading after the text's first kept paragraph of more
+      than TEXT_PARAGRAPH_CHARS characters, with nothing kept between it and the next
+      heading or the end, is noise when lines (all dropped) lie under it, or when it
+      comes after the text's last such paragraph: it heads a box whose lines are
+      dropped;
+    - ``empty_labels``: a kept line of at most LABEL_CHARS characters that ends with a
+      colon, whose next line is dropped (or that ends the page), is noise: it labels
+      a list of tags, a date or a form field that is not text.
+    Table cells (not samples) are left as they are.
+    """
+    return apply_passes(units, kept, beta, passes, link_run)[0]
+
+
+def apply_passes(
+    units: Sequence[Unit], kept: Sequence[str | None], beta: int, passes: Sequence[str], link_run: int = MIN_LINK_RUN
+) -> tuple[list[str | None], list[str | None]]:
+    """:func:`smooth`'s decisions, and the outcome of the pass that dropped each unit
+    (None where none did)."""
+    unknown = set(passes) - set(SMOOTHING_PASSES)
+    if unknown:
+        raise ValueError(f"unknown smoothing passes {sorted(unknown)}: choose among {SMOOTHING_PASSES}")
+    kept = list(kept)
+    dropped_by: list[str | None] = [None] * len(units)
+
+    def drop(which: Sequence[bool], outcome: str) -> None:
+        for i, dropped in enumerate(which):
+            if dropped:
+                kept[i], dropped_by[i] = None, outcome
+
+    if "link_runs" in passes:
+        drop(link_runs(units, link_run, beta), LINK_RUN)
+    # Only lines still kept need the test: most lines of a page are noise by now.
+    if "credits" in passes:
+        drop([bool(text) and is_credit(unit) for unit, text in zip(units, kept)], CREDIT)
+    if "see_also" in passes:
+        drop([bool(text) and is_see_also(unit) for unit, text in zip(units, kept)], SEE_ALSO)
+    if "notices" in passes:
+        drop([bool(text) and is_notice(unit) for unit, text in zip(units, kept)], NOTICE)
+    if "empty_headings" in passes:
+        drop(empty_headings(units, kept), EMPTY_HEADING)
+    if "empty_labels" in passes:
+        drop(empty_labels(units, kept), EMPTY_LABEL)
+    return kept, dropped_by
+
+
+def link_runs(
+    units: Sequence[Unit], link_run: int = MIN_LINK_RUN, beta: int | None = None, title: str = ""
+) -> list[bool]:
+    """Which units lie in a run of at least ``link_run`` all-link lines (smooth's link_runs).
+
+    A line of LONG_LINE characters or more is a paragraph even when all of it is a
+    link (a figure's text wrapped in its link): it is never part of a run, and goes to
+    the classifier.
+
+    With ``beta``, also the line of at most β characters just before and just after
+    each run: the heading of a list of links ("Related", "相关新闻", "Kategorien") and
+    a "More" or a label after it; but not a line that the page's ``title`` holds,
+    which is the headline after a menu.
+    """
+    n = len(units)
+    dropped = [False] * n
+    runs = []
+    start = 0
+    while start < n:
+        end = start
+        while end < n and _in_run(units[end]):
+            end += 1
+        if end - start >= link_run:
+            dropped[start:end] = [True] * (end - start)
+            runs.append((start, end))
+        start = max(end, start + 1)
+    if beta is not None:
+        for start, end in runs:
+            for i in (start - 1, end):
+                if 0 <= i < n and units[i].is_sample and text_length(units[i].text) <= beta:
+                    dropped[i] = units[i].text not in title
+    return dropped
+
+
+# A see-also line: a line that opens with a "read also" label and its delimiter, the
+# headline of another story after it (Lesen Sie auch: …, VEA TAMBIÉN: …, 延伸阅读：…).
+SEE_ALSO_CHARS = 200
+_SEE_ALSO_RE = re.compile(
+    r"^\W*(?:(?:lea|vea|lee|mira) (?:más|también|además)|lue (?:myös|lisää)|read (?:more|also|next)"
+    r"|(?:zobacz|czytaj) (?:także|też|również)|(?:auch )?lesen sie (?:auch|mehr|hier)|auch lesen"
+    r"|mehr (?:zum thema|dazu|lesen)|auch interessant|siehe auch|see also|related(?: articles?| stories| posts?)?"
+    r"|(?:leia|veja) (?:mais|também)|(?:à )?lire aussi|voir aussi|leggi anche|lees ook|läs (?:också|mer)"
+    r"|les også|læs også|相关阅读|延伸阅读|推荐阅读|相关新闻|相关报道|相关链接)\s*[:：»>|-]",
+    re.IGNORECASE,
+)
+
+
+# A notice: the site speaking to its reader, not the story: a call to subscribe, sign up
+# or follow, the comments' policy, the rights reserved. Verbs in the forms that call
+# (subscribe, abonnieren), never "subscribers" or "subscription", which news prose uses.
+NOTICE_CHARS = 200
+_NOTICE_RE = re.compile(
+    r"\b(?:subscribe|sign[ -]?up|newsletters?|follow us|comments are moderated|all rights reserved"
+    r"|abonnieren|abonniere|newsletter-anmeldung|folgen sie uns|folge uns"
+    r"|suscr[íi]bete|suscr[íi]base|suscribirse|abonnez-vous|s'abonner|inscrivez-vous)\b",
+    re.IGNORECASE,
+)
+
+
+# The text's tail (tail_lines): after the last kept paragraph of more than
+# TEXT_PARAGRAPH_CHARS characters, a kept line mostly outside CJK ideographs (at most
+# TAIL_CJK_SHARE of its characters) stays only with a decision of TAIL_DECISION or more.
+TAIL_DECISION = 1.0
+TAIL_CJK_SHARE = 0.3
+
+
+def tail_lines(
+    units: Sequence[Unit],
+    kept: Sequence[str | None],
+    lexicon: NoiseLexicon,
+    svm: SVMParams,
+    feature_set: str,
+    timer: StageTimer | None = None,
+) -> list[bool]:
+    """Which kept lines of the text's tail the classifier is not sure enough of.
+
+    After an article's last paragraph come its site's lines: a bio, a call to comment,
+    a teaser, a label; the classifier keeps many of them at decisions between 0 and 1
+    (method svm). Lines in CJK ideographs are left alone: there the tail's short lines
+    are more often the text's (a forum's short replies, a closing line), and the
+    Chinese dev files lost with them. Lines of a thread's posts are the
+    thread's. The decision is the whole line's, as the classifier gives it.
+    """
+    unsure = [False] * len(units)
+    last = last_paragraph(kept)
+    if last is None:
+        return unsure
+    tail = [i for i in range(last + 1, len(units)) if kept[i] and units[i].post == 0 and is_spaced(units[i].text)]
+    if tail:
+        with timed(timer, "features"):
+            X = feature_matrix([units[i] for i in tail], lexicon, feature_set)
+        with timed(timer, "classify"):
+            values = svm.decision_function(X)
+        for i, value in zip(tail, values):
+            unsure[i] = value < TAIL_DECISION
+    return unsure
+
+
+def last_paragraph(kept: Sequence[str | None]) -> int | None:
+    """The index of the last kept text of more than TEXT_PARAGRAPH_CHARS characters."""
+    return max((i for i, text in enumerate(kept) if text and text_length(text) > TEXT_PARAGRAPH_CHARS), default=None)
+
+
+def is_spaced(text: str) -> bool:
+    """Whether a text is written mostly outside CJK ideographs (tail_lines)."""
+    return len(cjk_chars(text)) <= TAIL_CJK_SHARE * len(text)
+
+
+def empty_headings(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
+    """Which units are kept headings that head nothing kept (smooth's ``empty_headings``):
+    the heading of a box of related stories, of the comments or of a newsletter form,
+    whose lines are dropped.
+
+    Only after the text's first long paragraph (the headline and its deck come before
+    it). There a heading heads nothing when no line is kept between it and the next
+    heading or the end; it is dropped when lines lie under it, or, after the text's
+    last long paragraph, also when none do (a heading over another heading there
+    heads the page's tail).
+    """
+    paragraphs = [
+        i
+        for i, (unit, text) in enumerate(zip(units, kept))
+        if text and unit.kind in ("p", "text", "list") and text_length(unit.text) > TEXT_PARAGRAPH_CHARS
+    ]
+    empty = [False] * len(units)
+    if not paragraphs:
+        return empty
+    first, last = paragraphs[0], paragraphs[-1]
+    heads_nothing = True  # nothing kept between this unit and the next heading or the end
+    under = 0  # lines between this unit and the next heading or the end
+    for i in range(len(units) - 1, first, -1):
+        if units[i].kind == "heading":
+            empty[i] = bool(kept[i]) and heads_nothing and (under > 0 or i > last)
+            heads_nothing, under = True, 0
+        else:
+            under += 1
+            if kept[i]:
+                heads_nothing = False
+    return empty
+
+
+def empty_labels(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
+    """Which units are kept labels whose next line is dropped (smooth's ``empty_labels``)."""
+    empty = [False] * len(units)
+    following_kept = False  # whether the next sample after this unit is kept
+    for i in range(len(units) - 1, -1, -1):
+        unit = units[i]
+        if not unit.is_sample:
+            continue
+        empty[i] = bool(kept[i]) and not following_kept and unit.post == 0 and is_label(unit)
+        following_kept = bool(kept[i])
+    return empty
+
+
+def is_label(unit: Unit) -> bool:
+    """Whether the unit is a label: a short line that ends with a colon (empty_labels)."""
+    text = unit.text.rstrip()
+    return unit.is_sample and text.endswith((":", "：")) and text_length(text) <= LABEL_CHARS
+
+
+def is_see_also(unit: Unit) -> bool:
+    """Whether the unit is a see-also line (smooth's ``see_also``)."""
+    return unit.is_sample and text_length(unit.text) <= SEE_ALSO_CHARS and _SEE_ALSO_RE.search(unit.text) is not None
+
+
+def is_notice(unit: Unit) -> bool:
+    """Whether the unit is the site's notice to its reader (smooth's ``notices``)."""
+    return unit.is_sample and text_length(unit.text) <= NOTICE_CHARS and _NOTICE_RE.search(unit.text) is not None
+
+
+def is_credit(unit: Unit) -> bool:
+    """Whether the unit is a credit line or a picture's credit (smooth's ``credits``)."""
+    text = unit.text
+    # Every label but © ends with a colon: most lines are passed over on three tests in C.
+    if not unit.is_sample or ("©" not in text and ":" not in text and "：" not in text):
+        return False
+    length = text_length(text)
+    return (length <= CREDIT_CHARS and _CREDIT_RE.search(text) is not None) or (
+        length <= PICTURE_CREDIT_CHARS and _PICTURE_CREDIT_RE.search(text) is not None
+    )
+
+
+def _in_run(unit: Unit) -> bool:
+    return unit.is_sample and unit.kind == "link" and text_length(unit.text) < LONG_LINE
