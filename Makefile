@@ -5,8 +5,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 # The notebook and peers extras (make notebook, make models).
 NOTEBOOK_STAMP := $(VENV)/.notebook-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+# The lint extra (make lint).
+LINT_STAMP := $(VENV)/.lint-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run extract test test-fast install check-java clean models samples
+.PHONY: run extract test test-fast lint install check-java clean models samples
 
 install: $(STAMP)
 
@@ -18,6 +20,17 @@ $(STAMP): pyproject.toml
 
 check-java:
 	@scripts/check-java
+
+# ruff (the rules of pyproject.toml) over the repository and mypy over webclean/, as CI runs them.
+lint: $(LINT_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+$(LINT_STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[lint]'
+	@rm -f $(VENV)/.lint-* && touch $@
 
 # How every job is submitted on this machine: scripts/submit, pip's spark-submit from
 # the venv with the venv's Python and the settings of conf/ (README, "The Spark jobs").

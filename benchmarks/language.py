@@ -24,10 +24,10 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import sys
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
 
 # Run as a script: use webclean as installed or on PYTHONPATH, else the tree above.
 ROOT = Path(__file__).resolve().parents[1]

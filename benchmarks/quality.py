@@ -49,11 +49,12 @@ import logging
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, replace
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 # Run as a script: use webclean as installed or on PYTHONPATH, else the tree above.
 ROOT = Path(__file__).resolve().parents[1]
@@ -203,7 +204,7 @@ UNSPACED_LANGS = frozenset({"zh", "ja", "th", "lo", "km", "my"})
 def _justext() -> Extract:
     import justext
 
-    @lru_cache(maxsize=None)
+    @cache
     def stoplist(lang: str) -> frozenset[str]:
         return justext.get_stoplist(JUSTEXT_STOPLISTS.get(lang, "English"))
 
@@ -233,7 +234,7 @@ def _goose3() -> Extract:
 
     special = {"zh": StopWordsChinese, "ko": StopWordsKorean, "ar": StopWordsArabic}
 
-    @lru_cache(maxsize=None)
+    @cache
     def goose(lang: str) -> Goose:
         config = {"enable_image_fetching": False, "use_meta_language": False, "target_language": lang}
         if lang in special:

@@ -1,6 +1,7 @@
 """Judge the passes of method svm after the classifier, leave one set out, without retraining.
 
-    python benchmarks/screen.py --data ../shared/data/{cleaneval_zh,cwced_cleaneval,cwced_modern,readability,wcxb_dev,dragnet,gne_zh_dev}.jsonl.gz \\
+    python benchmarks/screen.py \\
+        --data ../shared/data/{cleaneval_zh,cwced_cleaneval,cwced_modern,readability,wcxb_dev,dragnet,gne_zh_dev}.jsonl.gz \\
         build/weak/trafilatura.jsonl.gz --seeds 0 1 [--variants baseline,...] [--jobs 2]
 
 For each seed (``classifier.random_state``) it trains the models of
@@ -26,10 +27,10 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 

@@ -156,7 +156,7 @@ class Sampler:
         self._thread = threading.Thread(target=self._run, name="rss-sampler", daemon=True)
         self._started = 0.0
 
-    def __enter__(self) -> "Sampler":
+    def __enter__(self) -> Sampler:
         self._started = time.monotonic()
         self._thread.start()
         return self

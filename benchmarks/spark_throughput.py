@@ -45,10 +45,11 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
@@ -123,7 +124,7 @@ class ProcessTreeCpu:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
-    def __enter__(self) -> "ProcessTreeCpu":
+    def __enter__(self) -> ProcessTreeCpu:
         if self.available:
             self._thread.start()
         return self
@@ -298,8 +299,9 @@ def extract_file(path: str) -> tuple[Counter[str], float]:
 
 
 def _warm_up() -> None:
-    import webclean
     from threadpoolctl import threadpool_limits
+
+    import webclean
 
     # One BLAS thread, as the job's workers have (conf/spark-defaults.conf) and as
     # the command line sets: a second one doubles the CPU time per page (docs/speed.md).

@@ -40,8 +40,8 @@ default, to see what that costs.
 from __future__ import annotations
 
 import argparse
-import cProfile
 import contextlib
+import cProfile
 import ctypes
 import gc
 import importlib.util
@@ -56,9 +56,10 @@ import sys
 import time
 import tracemalloc
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
 
 # Run as a script: use webclean as installed or on PYTHONPATH, else the tree above.
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,6 +67,7 @@ if importlib.util.find_spec("webclean") is None:
     sys.path.insert(0, str(ROOT))
 
 from quality import quiet  # the sibling script: the same silencing of the peers' logging
+
 from webclean.datasets import read_pages  # noqa: E402
 
 DEFAULT_LIMIT = 100
@@ -335,11 +337,12 @@ def stage_breakdown(pages: Sequence[BenchPage], reps: int) -> StageReport:
         timed_total = extract_total = 0.0
         for i, page in enumerate(pages):
             first_extract = (i + number) % 2 == 0
+            data = page.data
             if first_extract:
-                extract_total += _cpu(lambda: extract(page.data))
-            timed_total += _cpu(lambda: extract(page.data, timer=timer))
+                extract_total += _cpu(partial(extract, data))
+            timed_total += _cpu(partial(extract, data, timer=timer))
             if not first_extract:
-                extract_total += _cpu(lambda: extract(page.data))
+                extract_total += _cpu(partial(extract, data))
         per_pass.append(dict(timer.seconds))
         timed_per_pass.append(timed_total)
         extract_per_pass.append(extract_total)

@@ -25,10 +25,10 @@ import re
 import sys
 import uuid
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Iterator
 
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
@@ -184,7 +184,7 @@ def _warcinfo(writer: WARCWriter, pages: int) -> object:
 def _request(writer: WARCWriter, page: SamplePage, when: datetime) -> object:
     path = "/" + page.url.split("/", 3)[-1]
     host = page.url.split("/")[2]
-    head = f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept-Encoding: gzip, deflate\r\n\r\n".encode("utf-8")
+    head = f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept-Encoding: gzip, deflate\r\n\r\n".encode()
     record = writer.create_warc_record(page.url, "request", payload=io.BytesIO(head), length=len(head))
     _fix_headers(record, "request/" + page.key, when)
     return record
@@ -208,7 +208,7 @@ def _response(writer: WARCWriter, page: SamplePage, when: datetime) -> object:
 
 
 def _metadata(writer: WARCWriter, page: SamplePage, when: datetime) -> object:
-    text = f"fetchTimeMs: 120\noutlinks: {page.url}#top\n".encode("utf-8")
+    text = f"fetchTimeMs: 120\noutlinks: {page.url}#top\n".encode()
     record = writer.create_warc_record(
         page.url, "metadata", payload=io.BytesIO(text), length=len(text), warc_content_type="application/warc-fields"
     )

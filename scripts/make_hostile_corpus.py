@@ -148,8 +148,17 @@ def hostile_cases(*, big_page_bytes: int = BIG_PAGE_BYTES, bomb_bytes: int = BOM
             f"{NESTED_DIVS:,} nested <div>s around a paragraph",
             b"<html><body>" + b"<div>" * NESTED_DIVS + f"<p>{PARAGRAPH}</p>".encode() + b"</div>" * NESTED_DIVS,
         ),
-        HostileCase("nul-bytes", "an article with NUL bytes between its tags and letters", ARTICLE.encode().replace(b"><", b">\0<").replace(b"river", b"ri\0ver")),
-        HostileCase("wrong-charset", "GBK bytes declared utf-8 in <meta> and in the HTTP header", gbk, (("Content-Type", "text/html; charset=utf-8"),)),
+        HostileCase(
+            "nul-bytes",
+            "an article with NUL bytes between its tags and letters",
+            ARTICLE.encode().replace(b"><", b">\0<").replace(b"river", b"ri\0ver"),
+        ),
+        HostileCase(
+            "wrong-charset",
+            "GBK bytes declared utf-8 in <meta> and in the HTTP header",
+            gbk,
+            (("Content-Type", "text/html; charset=utf-8"),),
+        ),
         HostileCase("missing-charset", "GBK bytes with no charset anywhere", ZH_ARTICLE.format(meta="").encode("gbk")),
         HostileCase(
             "gzip-body",

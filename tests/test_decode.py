@@ -292,7 +292,7 @@ def test_normalize_charset(label: str | None, name: str | None) -> None:
         (gzip.compress(b"<html></html>"), "archive"),
         (bytes(range(256)) * 4, "binary"),
         (b"Plain text, where a < b and c > d.\n" * 10, "text"),
-        ("純文字，沒有任何標籤。".encode("utf-8"), "text"),
+        ("純文字，沒有任何標籤。".encode(), "text"),
         # Text in legacy encodings reads as text; random bytes, whatever their length, do not.
         ("北京是中华人民共和国的首都，也是全国的政治中心。".encode("gbk"), "text"),
         ("Москва — столица России, крупнейший город страны.".encode("cp1251"), "text"),

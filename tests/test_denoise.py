@@ -2,12 +2,11 @@
 
 import numpy as np
 import pytest
+from scripted import LONG, PARAGRAPH, ValuesByText, line_unit
 
 from webclean.denoise import DROPPED, KEPT, POST, denoise
 from webclean.features import FEATURE_SETS, FEATURE_WIDTHS
 from webclean.smoothing import CREDIT, LINK_RUN
-
-from scripted import LONG, PARAGRAPH, ValuesByText, line_unit
 
 
 def test_units_the_link_runs_pass_drops_are_not_classified():

@@ -5,12 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from test_training import SMALL, synthetic_pages
 
 from webclean.config import Config
 from webclean.datasets import Page
 from webclean.evaluate import SCORE_ONLY, cross_validate, held_out_models, leave_one_set_out, registered_domain, site_of
-
-from test_training import SMALL, synthetic_pages
 
 
 def _set(name: str, pages: list[Page]) -> list[Page]:

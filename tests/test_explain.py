@@ -12,7 +12,18 @@ from webclean.classifier import SVMParams
 from webclean.cli import main
 from webclean.config import Config
 from webclean.explain import (
-    AS_IS, CREDIT, DROPPED, EMPTY_LABEL, KEPT, LINK_RUN, NOTICE, PARTLY_KEPT, POST, POST_REST, UNSURE_TAIL, explain,
+    AS_IS,
+    CREDIT,
+    DROPPED,
+    EMPTY_LABEL,
+    KEPT,
+    LINK_RUN,
+    NOTICE,
+    PARTLY_KEPT,
+    POST,
+    POST_REST,
+    UNSURE_TAIL,
+    explain,
 )  # fmt: skip
 from webclean.extract import extract
 from webclean.features import SVM_WIDTHS

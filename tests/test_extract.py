@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import importlib
-
 import dataclasses
+import importlib
 import random
 import time
 from pathlib import Path
@@ -14,7 +13,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import webclean.extract
 from webclean.classifier import SVMParams
 from webclean.config import Config
 from webclean.extract import extract

@@ -1,6 +1,7 @@
+import pytest
 from lxml import html
 
-from webclean.features import block_units, feature_matrix
+from webclean.features import Unit, block_units, feature_matrix, units_from_columns
 from webclean.lexicon import NoiseLexicon
 from webclean.tokenize import NO_SENTENCE_END
 
@@ -115,3 +116,15 @@ def test_rich_features_are_the_svms_and_the_text_and_ancestors():
     assert column["upper_share"][1] == 8 / 21 and column["upper_share"][0] == 2 / 11
     names = [name for name, _ in ANCESTOR_GROUPS]
     assert [column[f"in_{name}"][1] for name in names] == [1.0, 0.0, 1.0] + [0.0] * (len(names) - 3)
+
+
+def test_units_from_columns_names_every_field_of_a_unit():
+    columns = {name: [default] for name, default in Unit._field_defaults.items()}
+    columns.update(tag=["line"], text=["a line"], link_ratio=[0.5], position=[1.0], depth=[3])
+    (unit,) = units_from_columns(**columns)
+    assert unit == Unit(tag="line", text="a line", link_ratio=0.5, position=1.0, depth=3)
+    del columns["depth"]
+    with pytest.raises(TypeError, match="depth"):
+        units_from_columns(**columns)
+    with pytest.raises(TypeError, match="depht"):
+        units_from_columns(**columns, depht=[3])

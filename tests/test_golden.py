@@ -41,7 +41,7 @@ SLUGS = [page.name for page in PAGES]
 CHECK_KINDS = ("must_have", "must_have_lines", "must_not_have")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _extraction(slug: str, method: str) -> Extraction:
     return regenerate.extraction(GOLDEN_DIR / slug, method)
 

@@ -29,6 +29,7 @@ from lxml import etree
 pytest.importorskip("warcio")
 
 import importlib  # noqa: E402
+
 import webclean.warc  # noqa: E402
 from webclean.config import Config  # noqa: E402
 from webclean.extract import extract  # noqa: E402
@@ -409,7 +410,7 @@ def _accepted(server: socket.socket) -> int:
     while True:
         try:
             connection, _ = server.accept()
-        except (socket.timeout, OSError):
+        except (TimeoutError, OSError):
             return count
         connection.close()
         count += 1

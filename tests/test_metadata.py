@@ -7,14 +7,13 @@ import re
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from methods.pages import EN_PAGE, ZH_PAGE
 
 from webclean import metadata
 from webclean.config import Config
 from webclean.extract import extract
 from webclean.metadata import find_date, find_source, page_metadata
 from webclean.parse import parse_html
-
-from methods.pages import EN_PAGE, ZH_PAGE
 
 
 @pytest.mark.parametrize(

@@ -45,18 +45,18 @@ class _Task:
         self.task_id, self.kwargs, self.downstream = task_id, kwargs, []
         _Dag.current.tasks.append(self)
 
-    def __rshift__(self, other: "_Task") -> "_Task":
+    def __rshift__(self, other: _Task) -> _Task:
         self.downstream.append(other)
         return other
 
 
 class _Dag:
-    current: "_Dag"
+    current: _Dag
 
     def __init__(self, dag_id: str, **kwargs: object) -> None:
         self.dag_id, self.kwargs, self.tasks = dag_id, kwargs, []
 
-    def __enter__(self) -> "_Dag":
+    def __enter__(self) -> _Dag:
         _Dag.current = self
         return self
 

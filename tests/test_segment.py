@@ -2,8 +2,8 @@ from lxml import html
 
 from webclean.config import Config
 from webclean.extract import locate_units
-from webclean.region import locate_region
 from webclean.parse import parse_html
+from webclean.region import locate_region
 from webclean.segment import drop_hidden, segment
 
 
@@ -35,7 +35,7 @@ def test_class_and_id_words_mark_context():
         "<div class='tagline'><p>not a tag list</p></div></body></html>"
     )
     lines = segment(body)
-    assert [(l.content_attr, l.noise_attr) for l in lines] == [(True, False), (False, True), (False, True), (False, False)]
+    assert [(line.content_attr, line.noise_attr) for line in lines] == [(True, False), (False, True), (False, True), (False, False)]
 
 
 def test_ancestor_groups_gather_every_box_a_line_lies_in():

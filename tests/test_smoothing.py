@@ -1,12 +1,11 @@
 """The passes of method svm after the classifier (webclean.smoothing)."""
 
 import pytest
+from scripted import LONG, PARAGRAPH, ValuesByText, line_unit
 
 from webclean.denoise import denoise
 from webclean.features import FEATURE_SETS, FEATURE_WIDTHS
 from webclean.smoothing import link_runs, smooth, tail_lines
-
-from scripted import LONG, PARAGRAPH, ValuesByText, line_unit
 
 
 def test_link_runs_drop_runs_of_all_link_lines_only():

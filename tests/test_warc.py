@@ -19,7 +19,7 @@ from warcio.exceptions import ArchiveLoadFailed  # noqa: E402
 from warcio.warcwriter import WARCWriter  # noqa: E402
 
 from webclean.result import Status  # noqa: E402
-from webclean.warc import WarcEnd, WarcPage, decode_payload, dechunk, iter_warc  # noqa: E402
+from webclean.warc import WarcEnd, WarcPage, dechunk, decode_payload, iter_warc  # noqa: E402
 
 SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "sample.warc.gz"
 GZIPPED = gzip.compress(b"<p>both</p>")

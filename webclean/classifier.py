@@ -12,9 +12,10 @@ also kept as arrays: their log-odds, weighted, join the SVM's decision value.
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -38,7 +39,7 @@ class SVMParams:
     coef0: float = 0.0
     degree: int = 3
     # Method svm: trees whose log-odds, times tree_weight, join the SVM's decision value.
-    trees: "TreeEnsemble | None" = None
+    trees: TreeEnsemble | None = None
     tree_weight: float = 0.0
 
     def decision_function(self, X: np.ndarray) -> np.ndarray:
@@ -127,7 +128,7 @@ class SVMParams:
         return scalars
 
     @classmethod
-    def from_data(cls, scalars: Mapping[str, Any], arrays: Mapping[str, np.ndarray]) -> "SVMParams":
+    def from_data(cls, scalars: Mapping[str, Any], arrays: Mapping[str, np.ndarray]) -> SVMParams:
         if scalars.get("kernel") not in KERNELS:
             raise ValueError(f"unknown kernel {scalars.get('kernel')!r}")
         return cls(
@@ -221,7 +222,7 @@ class TreeEnsemble:
         }
 
     @classmethod
-    def from_data(cls, baseline: float, arrays: Mapping[str, np.ndarray], width: int) -> "TreeEnsemble":
+    def from_data(cls, baseline: float, arrays: Mapping[str, np.ndarray], width: int) -> TreeEnsemble:
         """From saved arrays, checked: a corrupt model must fail on load, not index
         out of bounds (or loop) in the middle of a job."""
         ints = {name: np.asarray(arrays[name], dtype=np.intp) for name in ("feature", "left", "right", "roots")}
@@ -245,7 +246,7 @@ class TreeEnsemble:
         return cls(baseline=float(baseline), width=width, **ints, **floats)
 
     @classmethod
-    def from_sklearn(cls, model: Any) -> "TreeEnsemble":
+    def from_sklearn(cls, model: Any) -> TreeEnsemble:
         """From a fitted binary HistGradientBoostingClassifier on numeric features."""
         if list(model.classes_) != [NOISE, CONTENT]:
             raise ValueError(f"unexpected classes {model.classes_!r}")
@@ -327,7 +328,7 @@ class TagClassifier:
         self.random_state = random_state
         self.n_jobs = n_jobs
 
-    def fit(self, X: np.ndarray, y: np.ndarray) -> "TagClassifier":
+    def fit(self, X: np.ndarray, y: np.ndarray) -> TagClassifier:
         from sklearn.model_selection import GridSearchCV, StratifiedKFold
         from sklearn.pipeline import Pipeline
         from sklearn.preprocessing import MinMaxScaler

@@ -13,8 +13,8 @@ import json
 import os
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from webclean.address import page_address
 from webclean.config import Config, ConfigError, load_config

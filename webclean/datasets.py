@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class Page:
         return self.gold_type == "full"
 
     @classmethod
-    def from_json(cls, row: dict, *, source: str = "") -> "Page":
+    def from_json(cls, row: dict, *, source: str = "") -> Page:
         peers = row.get("peers") or {}
         if not isinstance(peers, dict):
             raise ValueError(f"page {row.get('id')!r}: peers must be an object of extractor name to text")

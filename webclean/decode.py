@@ -412,8 +412,9 @@ def sniff(data: bytes) -> str:
     ``"pdf"``, ``"image"``, ``"archive"`` (zip, gzip, ...: also a body still
     content-encoded), ``"binary"`` (other magic numbers, or over 10 % control bytes)
     or ``"text"`` (no tag-like ``<x``, ``</x``, ``<!--``, ``<!doctype`` or ``<?xml``
-    in the head, and readable as text; bytes that are not are ``"binary"``). Any markup-like head counts as HTML, XML feeds and SVG included:
-    the parser copes with them and extraction then finds what it finds. Pages whose
+    in the head, and readable as text; bytes that are not are ``"binary"``). Any
+    markup-like head counts as HTML, XML feeds and SVG included: the parser copes
+    with them and extraction then finds what it finds. Pages whose
     first tag comes after 4 KB of plain text count as text.
     """
     head = data[:SNIFF_BYTES]

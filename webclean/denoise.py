@@ -13,15 +13,16 @@ round is one vectorised classification, and no page can reach the recursion limi
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 
 from webclean.classifier import CONTENT, SVMParams
 from webclean.features import FEATURE_SETS, Unit, feature_matrix
 from webclean.lexicon import NoiseLexicon
-from webclean.text import text_length
 from webclean.smoothing import LINK_RUN, UNSURE_TAIL, apply_passes, link_runs, tail_lines
+from webclean.text import text_length
 from webclean.timing import StageTimer, timed
 from webclean.tokenize import split_sentences
 

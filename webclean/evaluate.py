@@ -14,9 +14,10 @@ from __future__ import annotations
 import hashlib
 import statistics
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from lxml import etree

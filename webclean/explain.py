@@ -17,8 +17,8 @@ from webclean.extract import check_model, classify_page
 from webclean.model import Model, default_model
 from webclean.registry import method
 from webclean.result import Extraction, Status
-from webclean.text import text_length
 from webclean.smoothing import CREDIT, EMPTY_HEADING, EMPTY_LABEL, LINK_RUN, NOTICE, SEE_ALSO, UNSURE_TAIL
+from webclean.text import text_length
 
 # The outcomes of a unit (webclean/denoise.py, webclean/smoothing.py), named here too for the callers of explain.
 __all__ = [

@@ -10,8 +10,9 @@ Each step is timed when a :class:`~webclean.timing.StageTimer` is given.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from lxml import etree
 
@@ -55,7 +56,8 @@ def extract(
     if isinstance(html, str) and size * 4 > config.limits.max_bytes:
         size = len(html.encode("utf-8", "surrogatepass"))
     if size > config.limits.max_bytes:
-        return Extraction.failed(Status.TOO_LARGE, f"{size} bytes is over limits.max_bytes = {config.limits.max_bytes}", method=config.method)
+        reason = f"{size} bytes is over limits.max_bytes = {config.limits.max_bytes}"
+        return Extraction.failed(Status.TOO_LARGE, reason, method=config.method)
     try:
         with time_limit(config.limits.timeout_seconds):
             spec = method(config.method)

@@ -10,15 +10,16 @@ from __future__ import annotations
 import math
 import re
 import string
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import repeat
-from typing import Callable, Iterator, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 from lxml import etree
 
 from webclean.lexicon import NoiseLexicon
-from webclean.segment import ANCESTOR_GROUPS, Line
 from webclean.locate import link_ratio
+from webclean.segment import ANCESTOR_GROUPS, Line
 from webclean.text import normalise_space, text_length
 from webclean.tokenize import ends_sentence, marks_of, sentence_ends, special_marks, words
 
@@ -357,28 +358,35 @@ def line_units(
         sum(window) / len(window) if (window := logs[max(0, m - WINDOW) : m] + logs[m + 1 : m + WINDOW + 1]) else 0.0
         for m in range(n)
     ]
-    return list(
-        map(
-            Unit,
-            repeat("line", n),
-            texts,
-            ratios,
-            [(m + 1) / n for m in range(n)],
-            kinds,
-            noise,
-            content,
-            [0, *lengths[:-1]],
-            [*lengths[1:], 0],
-            neighbour_ratios,
-            depths,
-            [abs(depth - main_depth) for depth in depths],
-            [-1] * first + [0] * (last - first + 1) + [1] * (n - 1 - last),
-            windows,
-            repeat(region, n),
-            repeat(0, n) if posts is None else _thread_posts(owners, *posts),
-            groups,
-        )
+    return units_from_columns(
+        tag=repeat("line", n),
+        text=texts,
+        link_ratio=ratios,
+        position=[(m + 1) / n for m in range(n)],
+        kind=kinds,
+        noise_attr=noise,
+        content_attr=content,
+        prev_length=[0, *lengths[:-1]],
+        next_length=[*lengths[1:], 0],
+        neighbour_link_ratio=neighbour_ratios,
+        depth=depths,
+        depth_offset=[abs(depth - main_depth) for depth in depths],
+        span=[-1] * first + [0] * (last - first + 1) + [1] * (n - 1 - last),
+        window_length=windows,
+        region=repeat(region, n),
+        post=repeat(0, n) if posts is None else _thread_posts(owners, *posts),
+        groups=groups,
     )
+
+
+def units_from_columns(**columns: Iterable[Any]) -> list[Unit]:
+    """Units made from one column per field of :class:`Unit`, each given by its name
+    (every field, none twice): a page's units are built a column at a time, and the
+    tuples at C speed."""
+    missing, unknown = set(Unit._fields) - columns.keys(), columns.keys() - set(Unit._fields)
+    if missing or unknown:
+        raise TypeError(f"units_from_columns: fields missing {sorted(missing)}, unknown {sorted(unknown)}")
+    return list(map(Unit, *(columns[name] for name in Unit._fields)))
 
 
 def _thread_posts(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Iterable
+from collections.abc import Iterable
 
 from webclean.classifier import CONTENT, NOISE
 from webclean.config import WeakConfig

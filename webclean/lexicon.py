@@ -10,10 +10,11 @@ Counting is a plain word count, so it merges across partitions (:meth:`TermCount
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import repeat
-from typing import Iterable, Mapping, Sequence
+from typing import Any
 
 from ahocorasick_rs import AhoCorasick, MatchKind
 
@@ -38,7 +39,7 @@ class TermCounts:
             self.content_words.update(words)
             self.content_marks.update(marks)
 
-    def merge(self, other: "TermCounts") -> "TermCounts":
+    def merge(self, other: TermCounts) -> TermCounts:
         self.noise_words.update(other.noise_words)
         self.content_words.update(other.content_words)
         self.noise_marks.update(other.noise_marks)
@@ -132,7 +133,7 @@ class NoiseLexicon:
         cjk = sorted(w for w in self.words if w not in PSEUDO_WORDS and has_cjk(w))
         return AhoCorasick(cjk, matchkind=MatchKind.LeftmostLongest) if cjk else None
 
-    def to_dict(self) -> dict[str, dict[str, float]]:
+    def to_dict(self) -> dict[str, dict[str, float] | list[str]]:
         return {
             "words": dict(sorted(self.words.items())),
             "marks": dict(sorted(self.marks.items())),
@@ -140,11 +141,11 @@ class NoiseLexicon:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Mapping[str, float]]) -> "NoiseLexicon":
+    def from_dict(cls, data: Mapping[str, Any]) -> NoiseLexicon:
         return cls(
             words={str(k): float(v) for k, v in data["words"].items()},
             marks={str(k): float(v) for k, v in data["marks"].items()},
-            stopwords=frozenset(str(w) for w in data.get("stopwords", ())),  # type: ignore[union-attr]
+            stopwords=frozenset(str(w) for w in data.get("stopwords", ())),
         )
 
 

@@ -12,8 +12,8 @@ import gc
 import signal
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 
 class PageTimeout(Exception):

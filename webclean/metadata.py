@@ -22,9 +22,9 @@ import bisect
 import heapq
 import itertools
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Iterator, Sequence
 
 from lxml import etree
 

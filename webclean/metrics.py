@@ -27,8 +27,9 @@ import re
 import statistics
 import unicodedata
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterable, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from webclean.text import normalise_space
 
@@ -296,7 +297,7 @@ class PageScore:
 
 def score_page(output: str, page: Page) -> PageScore:
     """Score an output with the measures that the page's gold supports."""
-    base = {"page_id": page.id, "source": page.source, "lang": page.lang, "page_type": page.page_type}
+    base: dict[str, Any] = {"page_id": page.id, "source": page.source, "lang": page.lang, "page_type": page.page_type}
     if page.has_full_gold:
         return PageScore(**base, token=token_prf(output, page.text), shingle=shingle_counts(output, page.text))
     return PageScore(**base, snippet=snippet_counts(output, page.with_snippets, page.without_snippets))

@@ -10,9 +10,10 @@ registers itself here; method mlp's registers in webclean/methods/mlp.py.
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -21,7 +22,12 @@ from webclean.config import Config
 from webclean.features import FEATURE_SETS, FEATURE_WIDTHS, SVM_WIDTHS
 from webclean.lexicon import NoiseLexicon
 from webclean.modeldir import (
-    DEFAULT_MODEL_TYPE, FORMAT_VERSION, ModelError, load_directory, register_format, write_model_directory,
+    DEFAULT_MODEL_TYPE,
+    FORMAT_VERSION,
+    ModelError,
+    load_directory,
+    register_format,
+    write_model_directory,
 )  # fmt: skip
 from webclean.registry import method as method_spec
 

@@ -15,8 +15,9 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -57,7 +58,7 @@ def write_model_directory(
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     buffer = io.BytesIO()
-    np.savez(buffer, **arrays)
+    np.savez(buffer, **arrays)  # type: ignore[arg-type]  # numpy's stub counts allow_pickle among the names
     data = buffer.getvalue()
     digest = hashlib.sha256(data).hexdigest()
     version = _version(body, data)

@@ -8,8 +8,8 @@ rows and its summary either way; only a run that passes gets its ``_SUCCESS`` ma
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from webclean.result import Status
 

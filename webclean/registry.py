@@ -16,8 +16,9 @@ Adding a method is a module for its steps (webclean/methods/) and an entry in
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from lxml import etree
 

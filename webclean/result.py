@@ -60,7 +60,7 @@ class Extraction:
         return self.status == Status.OK
 
     @classmethod
-    def failed(cls, status: Status, error: str, *, method: str = "paper", encoding: str | None = None) -> "Extraction":
+    def failed(cls, status: Status, error: str, *, method: str = "paper", encoding: str | None = None) -> Extraction:
         return cls(text="", title="", status=status, error=error, method=method, encoding=encoding)
 
     def to_dict(self) -> dict[str, object]:

@@ -12,7 +12,7 @@ method adds to the paper". Each pass names the outcome of a line it drops.
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from webclean.classifier import SVMParams
 from webclean.features import LONG_LINE, Unit, feature_matrix

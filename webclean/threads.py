@@ -12,7 +12,7 @@ paper").
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from lxml import etree
 
@@ -156,11 +156,12 @@ def _follow(
     record: etree._Element, steps: list[tuple[str, str]], key: Callable[[etree._Element], str]
 ) -> etree._Element | None:
     """The element reached from ``record`` by ``steps`` (the first child matching each), or None."""
-    element: etree._Element | None = record
+    element = record
     for tag, value in steps:
-        element = next((c for c in element if c.tag == tag and key(c) == value), None)
-        if element is None:
+        found = next((c for c in element if c.tag == tag and key(c) == value), None)
+        if found is None:
             return None
+        element = found
     return element
 
 

@@ -16,8 +16,8 @@ in it: each second goes to the innermost stage open.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from typing import Callable, Iterator
 
 
 class StageTimer:

@@ -14,7 +14,7 @@ import re
 import threading
 import unicodedata
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable
 
 from webclean.text import CJK_RE, LATIN_WORD_RE, WORD_RE
 
@@ -43,7 +43,7 @@ _PHONE_RE = (
 )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _pseudo_pattern(email: bool = True, domain: bool = True, phone: bool = True) -> re.Pattern[str]:
     """The e-mail, URL and phone pattern, without the parts a text cannot match.
 

@@ -12,8 +12,9 @@ per-page stages in executors and the rest on the driver.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 from lxml import etree
@@ -154,8 +155,7 @@ def choose_sample(
     else:
         # Departure (method svm): content lines outnumber noise lines several times in a
         # block, and a 1:1 sample teaches the SVM a prior that drops too much content.
-        weighted = pages is not None and sets is not None and power > 0
-        weights = page_weights(labels, pages, sets, power) if weighted else None
+        weights = page_weights(labels, pages, sets, power) if pages is not None and sets is not None and power > 0 else None
         chosen = natural_sample(labels, 2 * per_class, seed, weights)
     if len(chosen) < 2 * config.classifier.folds:
         content, noise = int((labels == CONTENT).sum()), int((labels == NOISE).sum())
@@ -208,7 +208,7 @@ def fit_sample(
             raise ValueError("the boosted trees need the feature rows of every labelled unit")
         c = config.classifier
         weighted = pages is not None and sets is not None and c.page_power > 0
-        weights = page_weights(labels, pages, sets, c.page_power)[units] if weighted else None
+        weights = page_weights(labels, pages, sets, c.page_power)[units] if weighted else None  # type: ignore[arg-type]
         trees = fit_trees(X, labels[units], weights, c.trees, c.tree_leaves, c.tree_rate, c.random_state, c.tree_depth)
         params = replace(params, trees=trees, tree_weight=c.tree_weight)
         report.tree_rows = len(units)

@@ -27,10 +27,11 @@ from __future__ import annotations
 import re
 import zlib
 from collections import Counter
-from contextlib import nullcontext
+from collections.abc import Generator, Iterator, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, BinaryIO, ContextManager, Generator, Iterator, Mapping, NamedTuple, TypeAlias
+from typing import Any, BinaryIO, NamedTuple, TypeAlias
 from urllib.parse import unquote, urlparse
 
 from warcio.archiveiterator import ArchiveIterator
@@ -152,7 +153,7 @@ def _iter_inflated(
     stopped = WarcEnd(name, dict(counts), offset=split.offset, error=split.error)
     if isinstance(source, str):
         try:
-            opened: ContextManager[BinaryIO] = open_input(source)
+            opened: AbstractContextManager[BinaryIO] = open_input(source)
         except OSError:
             return stopped
     elif source.seekable():
@@ -219,7 +220,7 @@ class _Inflated:
                 return out
 
 
-def open_input(path: str) -> ContextManager[BinaryIO]:
+def open_input(path: str) -> AbstractContextManager[BinaryIO]:
     """Open a local path, a ``file://`` URI or a pyarrow file-system URI for reading bytes."""
     scheme = urlparse(path).scheme
     if scheme == "file":

@@ -5,12 +5,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from pages import EN_PAGE, EN_PARAGRAPHS, ZH_PAGE, ZH_PARAGRAPHS
+
 from webclean.config import Config
 from webclean.extract import extract
 from webclean.methods.blocks import THRESHOLD_C, block_score, blocks_text, collect_blocks
 from webclean.parse import parse_html
-
-from pages import EN_PAGE, EN_PARAGRAPHS, ZH_PAGE, ZH_PARAGRAPHS
 
 
 def _body(html: str):

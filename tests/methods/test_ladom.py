@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from lxml import etree
+from pages import EN_PAGE, EN_PARAGRAPHS, ZH_PAGE, ZH_PARAGRAPHS
 
 from webclean.config import Config
 from webclean.extract import extract
 from webclean.methods.ladom import ladom_record, link_noise_regions, preprocess
 from webclean.parse import page_title, parse_html
-
-from pages import EN_PAGE, EN_PARAGRAPHS, ZH_PAGE, ZH_PARAGRAPHS
 
 
 def _record(html: str):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from pages import EN_PAGE, ZH_PAGE, ZH_PARAGRAPHS
 
 from webclean.cli import main
 from webclean.config import Config
@@ -18,8 +19,6 @@ from webclean.methods.mlp import FEATURES, MLPModel, fit_mlp, line_features, pag
 from webclean.model import ModelError, default_model, load_model, save_model
 from webclean.parse import parse_html
 from webclean.training import train
-
-from pages import EN_PAGE, ZH_PAGE, ZH_PARAGRAPHS
 
 WORDS = "the council said a new bridge over the river would open next spring after two years of work on both banks".split()
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -41,7 +42,7 @@ def html_inputs(tmp_path: Path) -> list[Path]:
     pages = tmp_path / "pages"
     (pages / "sub").mkdir(parents=True)
     (pages / "a.html").write_text("<html><title>A</title><p>Page a</p></html>", encoding="utf-8")
-    (pages / "b.htm").write_bytes("<p>Seite b: Grüße</p>".encode("utf-8"))
+    (pages / "b.htm").write_bytes("<p>Seite b: Grüße</p>".encode())
     (pages / "c.html.gz").write_bytes(gzip.compress(b"<p>Page c, gzipped</p>"))
     (pages / "sub" / "d.html").write_text("<p>Page d</p>", encoding="utf-8")
     (pages / ".hidden.html").write_text("<p>skip</p>", encoding="utf-8")

@@ -71,12 +71,12 @@ def _run_scenario(work: Path) -> None:
     import pyarrow.parquet as pq
 
     sys.path.insert(0, str(REPO))
+    from session_settings import local_settings
+
     from webclean.extract import extract
     from webclean.spark.extract_job import SUCCESS_MARKER, ExtractJob, partition_path, run_extract
     from webclean.spark.session import build_session
     from webclean.warc import WarcPage, iter_warc
-
-    from session_settings import local_settings
 
     pages = work / "pages"
     pages.mkdir()

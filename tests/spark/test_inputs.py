@@ -60,7 +60,7 @@ def test_globs_listing_files_and_duplicates(tmp_path, html_inputs):
     assert sorted(Path(f.path).name for f in list_inputs([f"{pages}/*.htm*"])) == ["a.html", "b.htm", "c.html.gz"]
     assert [Path(f.path).name for f in list_inputs([f"{tmp_path}/*/*/d.html"])] == ["d.html"]
     listing = tmp_path / "warc.paths.gz"
-    listing.write_bytes(gzip.compress(f"{SAMPLE}\n\n# note\n{SAMPLE.as_uri()}\n".encode("utf-8")))
+    listing.write_bytes(gzip.compress(f"{SAMPLE}\n\n# note\n{SAMPLE.as_uri()}\n".encode()))
     assert list_inputs([str(listing), str(SAMPLE)]) == [InputFile(str(SAMPLE), "warc", SAMPLE.stat().st_size)]
 
 

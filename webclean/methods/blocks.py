@@ -28,13 +28,16 @@ it is chosen on the dev data (docs/methods.md).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from lxml import etree
 
-from webclean.text import LINE_ENDING_TAGS as _SEPARATING_TAGS, SENTENCE_END_MARK_RE as _SENTENCE_END_RE, text_length
 from webclean.metadata import PageMetadata
+from webclean.text import LINE_ENDING_TAGS as _SEPARATING_TAGS
+from webclean.text import SENTENCE_END_MARK_RE as _SENTENCE_END_RE
+from webclean.text import text_length
 
 __all__ = ["BLOCK_TAGS", "NOISE_PHRASES", "Block", "block_score", "blocks_text", "collect_blocks", "run"]
 

@@ -43,7 +43,9 @@ from lxml import etree
 from webclean.metadata import PageMetadata, find_date
 from webclean.methods.blocks import NOISE_PHRASES
 from webclean.segment import HEADINGS, Line, segment
-from webclean.text import CJK_RE as _CJK_RE, WORD_RE as _TOKEN_RE, text_length
+from webclean.text import CJK_RE as _CJK_RE
+from webclean.text import WORD_RE as _TOKEN_RE
+from webclean.text import text_length
 from webclean.tokenize import ends_sentence
 
 __all__ = ["NewsRecord", "ladom_record", "link_noise_regions", "preprocess", "run"]

@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from lxml import etree
@@ -41,7 +42,9 @@ from webclean.modeldir import ModelError, register_format, write_model_directory
 from webclean.parse import ParseError, page_title, parse_html
 from webclean.sampling import TrainReport, natural_sample
 from webclean.segment import Line, drop_hidden, segment
-from webclean.text import CJK_RE as _CJK_RE, SENTENCE_END_MARK_RE as _SENTENCE_END_RE, WORD_RE as _TOKEN_RE
+from webclean.text import CJK_RE as _CJK_RE
+from webclean.text import SENTENCE_END_MARK_RE as _SENTENCE_END_RE
+from webclean.text import WORD_RE as _TOKEN_RE
 
 __all__ = ["FEATURES", "MLPModel", "fit_mlp", "line_features", "mlp_lines", "page_lines", "run", "train"]
 
@@ -123,7 +126,7 @@ class MLPModel:
         return write_model_directory(directory, body, arrays, self.metadata, MLP_FORMAT_VERSION)
 
     @classmethod
-    def from_data(cls, directory: Path, document: Mapping[str, Any], arrays: Mapping[str, np.ndarray]) -> "MLPModel":
+    def from_data(cls, directory: Path, document: Mapping[str, Any], arrays: Mapping[str, np.ndarray]) -> MLPModel:
         if document.get("format_version") != MLP_FORMAT_VERSION:
             raise ModelError(f"{directory}: mlp model format {document.get('format_version')!r} is not {MLP_FORMAT_VERSION}")
         if list(document.get("features", ())) != list(FEATURES):
@@ -146,7 +149,7 @@ class MLPModel:
         return model
 
 
-_ACTIVATIONS = {
+_ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "relu": lambda x: np.maximum(x, 0.0),
     "tanh": np.tanh,
     "logistic": lambda x: 1.0 / (1.0 + np.exp(-x)),

@@ -11,10 +11,11 @@ import logging
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from functools import partial
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any
 
 import pyarrow as pa
 from pyarrow import fs
@@ -309,7 +310,7 @@ class _Progress:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="webclean-progress", daemon=True)
 
-    def __enter__(self) -> "_Progress":
+    def __enter__(self) -> _Progress:
         self._thread.start()
         return self
 

@@ -12,9 +12,10 @@ import heapq
 import logging
 import math
 import os
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Iterable, Iterator, NamedTuple, Sequence
+from typing import NamedTuple
 
 from pyarrow import fs
 

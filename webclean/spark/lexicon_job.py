@@ -4,9 +4,10 @@ labelled and counted in executors as the training job does, and what it changed.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from pyspark import StorageLevel
 from pyspark.sql import SparkSession

@@ -10,9 +10,10 @@ import gzip
 import io
 import json
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Iterator
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -103,7 +104,7 @@ def _jsonl_records(file: InputFile, max_bytes: int) -> Iterator[InputRecord | Wa
     try:
         with open_input(path) as raw:
             # pyarrow's streams cannot read lines; a buffered reader over them can.
-            lines = gzip.GzipFile(fileobj=raw) if path.endswith(".gz") else io.BufferedReader(raw)
+            lines = gzip.GzipFile(fileobj=raw) if path.endswith(".gz") else io.BufferedReader(raw)  # type: ignore[type-var]
             for number, line in enumerate(lines, 1):
                 if line.strip():
                     records += 1

@@ -7,8 +7,9 @@ pyarrow only: no pyspark, so this runs and is tested without a JVM.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any
 
 import pyarrow as pa
 
@@ -74,7 +75,7 @@ class Shared:
 def extract_record(record: InputRecord, shared: Shared, extract_fn: ExtractFn) -> Extraction:
     method = shared.config.method
     if record.status is not None:
-        return Extraction.failed(record.status, record.error or record.status, method=method)
+        return Extraction.failed(Status(record.status), record.error or record.status, method=method)
     if _is_binary(record.content_type):
         return Extraction.failed(Status.NOT_HTML, f"Content-Type {record.content_type}", method=method)
     return extract_fn(record.html, record.url, config=shared.config, model=shared.model, http_charset=record.http_charset)
@@ -127,7 +128,7 @@ def stop_row(path: str, end: WarcEnd, model_version: str) -> dict[str, Any]:
 
 
 def _is_binary(content_type: str | None) -> bool:
-    return bool(content_type) and (content_type in BINARY_TYPES or content_type.startswith(BINARY_MEDIA))
+    return content_type is not None and (content_type in BINARY_TYPES or content_type.startswith(BINARY_MEDIA))
 
 
 class RowBatch:

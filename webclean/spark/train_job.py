@@ -16,10 +16,10 @@ import io
 import logging
 import math
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import PurePosixPath
-from typing import Iterator, Sequence
 
 import numpy as np
 from pyspark import RDD, Broadcast, StorageLevel
@@ -62,7 +62,7 @@ def read_training_file(index: int, path: str) -> Iterator[tuple[PageKey, Page]]:
     source = PurePosixPath(path).name.split(".")[0]
     with open_input(path) as raw:
         # pyarrow's streams cannot read lines; a buffered reader over them can.
-        lines = gzip.GzipFile(fileobj=raw) if path.endswith(".gz") else io.BufferedReader(raw)
+        lines = gzip.GzipFile(fileobj=raw) if path.endswith(".gz") else io.BufferedReader(raw)  # type: ignore[type-var]
         for number, line in enumerate(lines, 1):
             # Training data is curated: a bad line fails the job, as it fails `webclean train`.
             page = gold_page(line, f"{path}:{number}", source)
