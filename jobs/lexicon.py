@@ -29,9 +29,9 @@ except ImportError:  # run from a checkout: the package sits one folder up
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from webclean.datasets import DataError  # noqa: E402
-from webclean.extract import FEATURE_SET  # noqa: E402
 from webclean.model import Model, ModelError, load_model, save_model  # noqa: E402
 from webclean.policy import EXIT_OK, EXIT_POLICY  # noqa: E402
+from webclean.registry import svm_methods  # noqa: E402
 from webclean.spark.inputs import InputError, InputFile, list_inputs  # noqa: E402
 from webclean.spark.job import Job, input_names  # noqa: E402
 from webclean.spark.lexicon_job import LexiconChanges, rebuild_lexicon, write_lexicon_changes  # noqa: E402
@@ -93,8 +93,8 @@ def shrink_warning(changes: LexiconChanges) -> str | None:
 def svm_model(directory: Path) -> Model:
     """The model at ``directory``, which must have a noise lexicon and an SVM."""
     model = load_model(directory)
-    if not isinstance(model, Model) or model.config.method not in FEATURE_SET:
-        raise ModelError(f"{directory}: only a model of method {' or '.join(FEATURE_SET)} has a noise lexicon to rebuild")
+    if not isinstance(model, Model) or model.config.method not in svm_methods():
+        raise ModelError(f"{directory}: only a model of method {' or '.join(svm_methods())} has a noise lexicon to rebuild")
     return model
 
 

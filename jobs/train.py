@@ -25,9 +25,9 @@ except ImportError:  # run from a checkout: the package sits one folder up
 
 from webclean.config import Config, ConfigError, load_config  # noqa: E402
 from webclean.datasets import DataError  # noqa: E402
-from webclean.extract import FEATURE_SET  # noqa: E402
 from webclean.model import save_model  # noqa: E402
 from webclean.policy import EXIT_OK  # noqa: E402
+from webclean.registry import svm_methods  # noqa: E402
 from webclean.spark.inputs import InputError, list_inputs  # noqa: E402
 from webclean.spark.job import Job, input_names  # noqa: E402
 from webclean.spark.train_job import train_on_spark  # noqa: E402
@@ -36,7 +36,7 @@ from webclean.spark.train_job import train_on_spark  # noqa: E402
 # on the driver: too few labelled units): reported in one line.
 JOB = Job("train", usage_errors=(ConfigError, InputError, DataError))
 # The methods trained here: those with a noise lexicon and an SVM.
-SVM_METHODS = tuple(FEATURE_SET)
+SVM_METHODS = svm_methods()
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

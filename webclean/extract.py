@@ -27,15 +27,12 @@ from webclean.metadata import page_metadata
 from webclean.model import Model, ModelError, default_model
 from webclean.parse import ParseError, page_title, parse_html
 from webclean.region import locate_region
-from webclean.registry import METHODS, MethodSpec, classifier_spec, method
+from webclean.registry import MethodSpec, classifier_spec, method
 from webclean.result import Extraction, Status
 from webclean.segment import Line, drop_hidden, segment
 from webclean.timing import StageTimer, timed
 
 _DEFAULT_CONFIG = Config()
-# The feature set of each SVM method, for the Spark glue and its jobs (webclean/spark.py,
-# jobs/), which read it here; the registry is its home.
-FEATURE_SET = {name: spec.classifier.feature_set for name, spec in METHODS.items() if spec.classifier is not None}
 
 
 def extract(

@@ -27,10 +27,10 @@ from pyspark.sql import SparkSession
 
 from webclean.config import Config
 from webclean.datasets import Page, gold_page
-from webclean.extract import FEATURE_SET
 from webclean.features import feature_matrix
 from webclean.lexicon import NoiseLexicon, TermCounts, build_lexicon, is_stopword_candidate
 from webclean.model import Model
+from webclean.registry import classifier_spec
 from webclean.spark.inputs import InputFile
 from webclean.tokenize import special_marks, words
 from webclean.training import (
@@ -226,7 +226,7 @@ def fit_on_spark(labelled: RDD, lexicon: NoiseLexicon, config: Config) -> tuple[
     pages, sets = index.unit_pages()
     chosen = choose_sample(index.labels, config, pages, sets)
     units = training_units(index.labels, chosen, config)
-    X = sample_matrix(labelled, index, units, lexicon, FEATURE_SET[config.method])
+    X = sample_matrix(labelled, index, units, lexicon, classifier_spec(config.method).feature_set)
     log.info("train: %d units labelled, features of %d, the SVM on %d", len(index.labels), len(units), len(chosen))
     return fit_sample(X, index.labels, chosen, lexicon, config, index.report(), units, pages, sets)
 
