@@ -39,11 +39,11 @@ from webclean.datasets import Page, read_pages  # noqa: E402
 from webclean.denoise import denoise  # noqa: E402
 from webclean.evaluate import held_out_models  # noqa: E402
 from webclean.extract import classify_page  # noqa: E402
-from webclean.features import Unit  # noqa: E402
 from webclean.metrics import Scoreboard, score_page  # noqa: E402
 from webclean.model import Model  # noqa: E402
 from webclean.registry import classifier_spec  # noqa: E402
 from webclean.result import Extraction  # noqa: E402
+from webclean.units import Unit  # noqa: E402
 
 METHOD = "svm"
 SPEC = classifier_spec(METHOD)

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from webclean.features import Unit
+from webclean.units import Unit
 
 
 def line_unit(text: str, kind: str = "p") -> Unit:

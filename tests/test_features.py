@@ -1,9 +1,10 @@
 import pytest
 from lxml import html
 
-from webclean.features import Unit, block_units, feature_matrix, units_from_columns
+from webclean.features import block_units, feature_matrix
 from webclean.lexicon import NoiseLexicon
 from webclean.tokenize import NO_SENTENCE_END
+from webclean.units import Unit, units_from_columns
 
 BLOCK = """<div>
   <h1>标题不在样本里</h1>
@@ -59,7 +60,7 @@ def test_context_features_place_lines_around_the_prose():
 
     from webclean.config import Config
     from webclean.extract import locate_units
-    from webclean.features import RICH_FEATURE_NAMES
+    from webclean.line_features import RICH_FEATURE_NAMES
 
     prose = "A sentence of the article that goes on for a while. " * 3
     page = lxml_html.document_fromstring(
@@ -80,7 +81,8 @@ def test_context_features_place_lines_around_the_prose():
 def test_the_svm_reads_the_stopword_density_last():
     from webclean.config import Config
     from webclean.extract import locate_units
-    from webclean.features import SVM_FEATURE_NAMES, SVM_WIDTHS
+    from webclean.features import SVM_WIDTHS
+    from webclean.line_features import SVM_FEATURE_NAMES
 
     prose = "It was the end of a long day for the team and of the season. " * 3
     page = html.document_fromstring(
@@ -95,7 +97,8 @@ def test_the_svm_reads_the_stopword_density_last():
 
 
 def test_rich_features_are_the_svms_and_the_text_and_ancestors():
-    from webclean.features import RICH_FEATURE_NAMES, SVM_FEATURE_NAMES, SVM_WIDTHS, Unit
+    from webclean.features import SVM_WIDTHS
+    from webclean.line_features import RICH_FEATURE_NAMES, SVM_FEATURE_NAMES
     from webclean.segment import ANCESTOR_GROUPS
 
     lexicon = NoiseLexicon(words={}, marks={})

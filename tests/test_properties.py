@@ -17,11 +17,13 @@ from hypothesis import strategies as st
 from webclean.config import Config
 from webclean.denoise import noise_filter
 from webclean.extract import extract
-from webclean.features import Unit, block_units, line_units
+from webclean.features import block_units
 from webclean.lexicon import NoiseLexicon
+from webclean.line_features import line_units
 from webclean.parse import parse_html
 from webclean.result import Extraction, Status
 from webclean.segment import drop_hidden, segment
+from webclean.units import Unit
 
 METHODS = ("svm", "paper")
 # Under the default 20 s; a generated page never needs more than a fraction of it.

@@ -19,12 +19,13 @@ from typing import NamedTuple
 import numpy as np
 
 from webclean.classifier import CONTENT, SVMParams
-from webclean.features import FEATURE_SETS, Unit, feature_matrix
+from webclean.features import FEATURE_SETS, feature_matrix
 from webclean.lexicon import NoiseLexicon
 from webclean.smoothing import LINK_RUN, UNSURE_TAIL, apply_passes, link_runs, tail_lines
 from webclean.text import text_length
 from webclean.timing import StageTimer, timed
 from webclean.tokenize import split_sentences
+from webclean.units import Unit
 
 # What becomes of a unit (Decision.outcome); the passes of smoothing.py name theirs.
 KEPT = "kept"

@@ -19,9 +19,10 @@ from lxml import etree
 from webclean.config import Config
 from webclean.decode import KIND_REASONS, decode_html, sniff
 from webclean.denoise import Decision, denoise
-from webclean.features import Unit, block_units, line_units
+from webclean.features import block_units
 from webclean.language import declared_language, page_language
 from webclean.limits import PageTimeout, time_limit
+from webclean.line_features import line_units
 from webclean.locate import Block, locate_block
 from webclean.metadata import page_metadata
 from webclean.model import Model, ModelError, default_model
@@ -31,6 +32,7 @@ from webclean.registry import MethodSpec, classifier_spec, method
 from webclean.result import Extraction, Status
 from webclean.segment import Line, drop_hidden, segment
 from webclean.timing import StageTimer, timed
+from webclean.units import Unit
 
 _DEFAULT_CONFIG = Config()
 

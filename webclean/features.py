@@ -3,68 +3,26 @@
 A *unit* is one ``<p>`` or ``<a>`` of the block (the samples of Step 2) or one ``<td>``
 (whose own text Step 4 keeps as it is). Units come in document order; a ``<p>`` is
 taken whole, so the ``<a>``s inside it are part of it, not units of their own.
+Method svm's units and features are in line_features.py; the feature sets of the
+methods and the matrix of a page's units are here.
 """
 
 from __future__ import annotations
 
-import math
-import re
-import string
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import repeat
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 from lxml import etree
 
 from webclean.lexicon import NoiseLexicon
+from webclean.line_features import RICH_FEATURE_NAMES, SVM_FEATURE_NAMES, rich_row
 from webclean.locate import link_ratio
-from webclean.segment import ANCESTOR_GROUPS, Line
 from webclean.text import normalise_space, text_length
-from webclean.tokenize import ends_sentence, marks_of, sentence_ends, special_marks, words
+from webclean.tokenize import special_marks, words
+from webclean.units import SAMPLE_TAGS, Unit
 
-SAMPLE_TAGS = frozenset({"p", "a"})
 TABLE_CELL = "td"
 FEATURE_NAMES = ("noise_word_index", "special_punct_index", "text_length", "relative_position", "link_ratio")
-
-
-class Unit(NamedTuple):
-    """One tag of the located block, with what Step 2 and Step 4 need of it.
-
-    A named tuple: a page makes one per line, and a tuple is made several times
-    faster than a frozen dataclass.
-    """
-
-    tag: str
-    text: str
-    link_ratio: float
-    position: float  # m / n among the block's samples; 0 for table cells, which are not samples
-    # The line's context, read by method svm's features (the "rich" set) only.
-    kind: str = "p"
-    noise_attr: bool = False
-    content_attr: bool = False
-    prev_length: int = 0
-    next_length: int = 0
-    neighbour_link_ratio: float = 0.0
-    # More of its place (method svm); see _context_row.
-    depth: int = 0  # block-level elements between the block and the line's owner
-    depth_offset: int = 0  # |depth - the depth that holds most of the block's prose|
-    span: int = 0  # -1 before the block's first long paragraph, 1 after its last one, 0 between
-    window_length: float = 0.0  # mean log(1 + length) of the lines up to WINDOW away
-    # -1 for a line of the margin before the located block, 1 of the margin after
-    # it, 0 in it (registry.ClassifierSpec.margins).
-    region: int = 0
-    # In a thread located as its posts (threads.find_records): 1 for a line of a post's
-    # text, -1 for one elsewhere in a post's record (its panel, signature, links) or
-    # after the last record (reply box, pager, who is online: a thread ends with its last
-    # post), 0 for any other line. Not a feature: denoise keeps and drops these lines as such.
-    post: int = 0
-    # The segment.ANCESTOR_GROUPS its ancestors name, as bits (the "rich" features).
-    groups: int = 0
-
-    @property
-    def is_sample(self) -> bool:
-        return self.tag in SAMPLE_TAGS or self.tag == "line"
 
 
 def block_units(block: etree._Element) -> list[Unit]:
@@ -141,164 +99,6 @@ def paper_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
     ]
 
 
-_KINDS = ("heading", "list", "cell", "link", "text")
-# A line's kind one-hot, as the features read it ("p" and unknown kinds: all zero).
-_KIND_ONE_HOT = {k: [1.0 if kind == k else 0.0 for kind in _KINDS] for k in _KINDS}
-_NO_KIND = [0.0] * len(_KINDS)
-# Method svm's features (feature set "rich"), column by column. The SVM reads them up to
-# the stop-word density (SVM_WIDTHS); the boosted trees read them all.
-SVM_FEATURE_NAMES = (
-    # The paper's five, T, S and L as log(1 + x).
-    "log_noise_word_index",
-    "log_special_punct_index",
-    "log_text_length",
-    "relative_position",
-    "link_ratio",
-    # The line's kind, its class/id marks and its neighbours.
-    *(f"kind_{k}" for k in _KINDS),
-    "noise_attr",
-    "content_attr",
-    "log_prev_length",
-    "log_next_length",
-    "neighbour_link_ratio",
-    # Signs of prose and the line's place among the block's lines.
-    "sentence_ends",
-    "punct_density",
-    "log_depth",
-    "log_depth_offset",
-    "before_span",
-    "after_span",
-    "window_length",
-    # Whether the line lies in a margin of the located block.
-    "before_block",
-    "after_block",
-    "stopword_density",
-)
-
-
-def _line_context(unit: Unit) -> list[float]:
-    """P and R, then the line's kind, class/id marks and neighbours."""
-    return [
-        unit.position,
-        unit.link_ratio,
-        *_KIND_ONE_HOT.get(unit.kind, _NO_KIND),
-        float(unit.noise_attr),
-        float(unit.content_attr),
-        math.log1p(unit.prev_length),
-        math.log1p(unit.next_length),
-        unit.neighbour_link_ratio,
-    ]
-
-
-def _context_row(unit: Unit, text: str, lexicon: NoiseLexicon, t: float) -> list[float]:
-    """The paper's five and the line's context, with the text's T already found
-    (the columns of SVM_FEATURE_NAMES up to ``window_length``).
-
-    Departures from the paper: T, S and L enter as log(1 + x); their raw values span
-    four orders of magnitude, and min-max scaling then squeezes almost every tag into a
-    corner of the RBF kernel's space. The five features and the line's kind say little
-    about a line of prose in a comment or a one-word label between paragraphs
-    (docs/experiments/quality-history.md, #1): language-agnostic signs of prose (how
-    many sentences end in the text, how dense its punctuation is), how deep the line
-    sits below the block, whether it comes before the first or after the last long
-    paragraph of the block (content clusters between them) and the length of the lines
-    around it add that context. Comments and boxes nest deeper (or shallower) than the
-    article's paragraphs: the depth offset says so.
-
-    Unlike the paper's T, this T matches the lexicon in the text
-    (NoiseLexicon.word_index) instead of counting jieba's words: the same signal at a
-    fraction of the cost. Everything else of the text is computed once here.
-    """
-    length = text_length(text)
-    marks = marks_of(text)
-    ends_here = ends_sentence(text)
-    ends = sentence_ends(text) if marks else 0
-    return [
-        math.log1p(t),
-        math.log1p(lexicon.mark_index(marks, ends_here)),
-        math.log1p(length),
-        *_line_context(unit),
-        math.log1p(ends),
-        (len(marks) + (not ends_here)) / length if length else 0.0,
-        math.log1p(unit.depth),
-        math.log1p(unit.depth_offset),
-        float(unit.span < 0),
-        float(unit.span > 0),
-        unit.window_length,
-    ]
-
-
-def _svm_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
-    """The columns of SVM_FEATURE_NAMES (method svm).
-
-    Departures from the paper (docs/quality.md, "What the method adds to the paper"):
-    the lines just before and after the block are classified too, so that a headline or
-    a lead paragraph that Step 1 left out can be kept, and two columns let the
-    classifier ask more of them than of the block's own lines; and the share of the
-    line's words that are the training pages' most frequent main-text words
-    (NoiseLexicon.indices): prose of any language is dense in its function words;
-    labels, menus and names are not. T comes from the same pass over the text.
-    """
-    t, density = lexicon.indices(text)
-    return [*_context_row(unit, text, lexicon, t), float(unit.region < 0), float(unit.region > 0), density]
-
-
-RICH_FEATURE_NAMES = (
-    *SVM_FEATURE_NAMES,
-    "upper_share",
-    "digit_share",
-    "ends_colon",
-    "has_address",
-    "ends_ellipsis",
-    "starts_mark",
-    "log_words",
-    "has_bar",
-    *(f"in_{name}" for name, _ in ANCESTOR_GROUPS),
-)
-
-
-_ADDRESS_RE = re.compile(r"www\.|https?:|@|\.com\b|\.org\b")
-# Counted in the text's UTF-8 bytes, where bytes.translate deletes a set in C: ASCII
-# capitals, letters and digits (a CJK line has none of them).
-_CAPITALS = string.ascii_uppercase.encode()
-_LETTERS = string.ascii_letters.encode()
-_DIGITS = string.digits.encode()
-# The in_* columns of every value of Unit.groups.
-_GROUP_COLUMNS = [
-    tuple(1.0 if groups >> k & 1 else 0.0 for k in range(len(ANCESTOR_GROUPS)))
-    for groups in range(1 << len(ANCESTOR_GROUPS))
-]
-
-
-def rich_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
-    """The SVM's columns, the shape of the line's text and the boxes its ancestors name
-    (method svm; docs/experiments/quality-history.md, #61).
-
-    Read whole by the boosted trees only; the SVM reads its columns at the front
-    (:data:`SVM_WIDTHS`). The trees learn from every labelled line and afford
-    more columns: a label ("Release Date:"), a call in capitals, an address or a
-    handle, a teaser cut short ("…"), a line inside an author's box, a caption, a
-    share bar, a newsletter box, a list of related stories, the comments, a quote,
-    a form or a header.
-    """
-    raw = text.encode()
-    size = len(raw)
-    letters = size - len(raw.translate(None, _LETTERS))
-    stripped = text.rstrip()
-    return [
-        *_svm_row(unit, text, lexicon),
-        (size - len(raw.translate(None, _CAPITALS))) / letters if letters else 0.0,
-        (size - len(raw.translate(None, _DIGITS))) / max(1, len(text)),
-        float(stripped.endswith((":", "："))),
-        float(_ADDRESS_RE.search(text) is not None),
-        float(stripped.endswith(("...", "…"))),
-        float(bool(text) and not text[0].isalnum()),
-        math.log1p(text.count(" ") + 1),
-        float("|" in text or "·" in text),
-        *_GROUP_COLUMNS[unit.groups],
-    ]
-
-
 # The feature sets of the packaged methods (registry.ClassifierSpec.feature_set): the
 # paper's five (method paper) and method svm's.
 FEATURE_SETS: dict[str, Callable[[Unit, str, NoiseLexicon], list[float]]] = {"paper": paper_row, "rich": rich_row}
@@ -313,107 +113,3 @@ def feature_matrix(units: Sequence[Unit], lexicon: NoiseLexicon, feature_set: st
     rows = [row(u, u.text, lexicon) for u in units]
     width = FEATURE_WIDTHS[feature_set]
     return np.asarray(rows, dtype=np.float64).reshape(len(rows), width)
-
-
-# A line this long (non-space characters) with few links is a paragraph of prose:
-# the content of a block lies between its first and its last such line.
-LONG_LINE = 100
-# Lines up to this far away on either side make a line's window.
-WINDOW = 2
-
-
-def line_units(
-    lines: Sequence[Line],
-    block: etree._Element | None = None,
-    region: int = 0,
-    posts: tuple[set[etree._Element], set[etree._Element]] | None = None,
-) -> list[Unit]:
-    """Units of the improved method: every line is a sample; ``region`` says where the
-    lines lie (:attr:`Unit.region`); ``posts``, the elements of a thread's posts' texts
-    and of their records, set :attr:`Unit.post`.
-
-    Built column by column, each in one comprehension: a page has hundreds of lines,
-    and per-line Python calls were most of the cost.
-    """
-    n = len(lines)
-    if not n:
-        return []
-    texts, owners, kinds, ratios, noise, content, groups = zip(*lines)
-    lengths = [text_length(text) for text in texts]  # Line.length
-    logs = [math.log1p(length) for length in lengths]
-    long_lines = [m for m in range(n) if lengths[m] >= LONG_LINE and ratios[m] <= 0.3]
-    first, last = (long_lines[0], long_lines[-1]) if long_lines else (0, n - 1)
-    depth_of: dict[etree._Element, int] = {}
-    for owner in owners:
-        if owner not in depth_of:
-            depth_of[owner] = _depth(owner, block)
-    depths = [depth_of[owner] for owner in owners]
-    main_depth = _main_depth(depths, lengths, ratios)
-    # The same values, in the same order, as lists of the neighbours within reach.
-    neighbour_ratios = [
-        sum(around) / len(around) if (around := ratios[max(0, m - 2) : m] + ratios[m + 1 : m + 3]) else 0.0
-        for m in range(n)
-    ]
-    windows = [
-        sum(window) / len(window) if (window := logs[max(0, m - WINDOW) : m] + logs[m + 1 : m + WINDOW + 1]) else 0.0
-        for m in range(n)
-    ]
-    return units_from_columns(
-        tag=repeat("line", n),
-        text=texts,
-        link_ratio=ratios,
-        position=[(m + 1) / n for m in range(n)],
-        kind=kinds,
-        noise_attr=noise,
-        content_attr=content,
-        prev_length=[0, *lengths[:-1]],
-        next_length=[*lengths[1:], 0],
-        neighbour_link_ratio=neighbour_ratios,
-        depth=depths,
-        depth_offset=[abs(depth - main_depth) for depth in depths],
-        span=[-1] * first + [0] * (last - first + 1) + [1] * (n - 1 - last),
-        window_length=windows,
-        region=repeat(region, n),
-        post=repeat(0, n) if posts is None else _thread_posts(owners, *posts),
-        groups=groups,
-    )
-
-
-def units_from_columns(**columns: Iterable[Any]) -> list[Unit]:
-    """Units made from one column per field of :class:`Unit`, each given by its name
-    (every field, none twice): a page's units are built a column at a time, and the
-    tuples at C speed."""
-    missing, unknown = set(Unit._fields) - columns.keys(), columns.keys() - set(Unit._fields)
-    if missing or unknown:
-        raise TypeError(f"units_from_columns: fields missing {sorted(missing)}, unknown {sorted(unknown)}")
-    return list(map(Unit, *(columns[name] for name in Unit._fields)))
-
-
-def _thread_posts(
-    owners: Sequence[etree._Element], texts: set[etree._Element], records: set[etree._Element]
-) -> list[int]:
-    """Unit.post of each line of a thread's block: a thread ends with its last post."""
-    column = [1 if owner in texts else -1 if owner in records else 0 for owner in owners]
-    last = max((i for i, post in enumerate(column) if post), default=len(column) - 1)
-    column[last + 1 :] = [-1] * (len(column) - last - 1)
-    return column
-
-
-def _main_depth(depths: Sequence[int], lengths: Sequence[int], ratios: Sequence[float]) -> int:
-    """The depth whose lines hold the most text outside links: where the prose sits."""
-    text_at: dict[int, int] = {}
-    for depth, length, ratio in zip(depths, lengths, ratios):
-        if ratio <= 0.3:
-            text_at[depth] = text_at.get(depth, 0) + length
-    return max(text_at, key=lambda d: (text_at[d], -d)) if text_at else 0
-
-
-def _depth(owner: etree._Element, block: etree._Element | None) -> int:
-    if block is None:
-        return 0
-    depth = 0
-    for ancestor in owner.iterancestors():
-        if ancestor is block:
-            return depth
-        depth += 1
-    return 0  # the owner is the block itself

@@ -15,11 +15,13 @@ import re
 from collections.abc import Sequence
 
 from webclean.classifier import SVMParams
-from webclean.features import LONG_LINE, Unit, feature_matrix
+from webclean.features import feature_matrix
 from webclean.lexicon import NoiseLexicon
+from webclean.line_features import LONG_LINE
 from webclean.text import text_length
 from webclean.timing import StageTimer, timed
 from webclean.tokenize import cjk_chars
+from webclean.units import Unit
 
 LINK_RUN = "link run"  # dropped with a run of all-link lines, not classified (link_runs)
 CREDIT = "credit"  # a source or editor line, or a picture's credit, dropped (is_credit)

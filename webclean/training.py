@@ -23,7 +23,7 @@ from webclean.classifier import CONTENT, NOISE, TagClassifier, fit_trees
 from webclean.config import Config, ConfigError
 from webclean.datasets import DataError, Page
 from webclean.extract import locate_units
-from webclean.features import SVM_WIDTHS, Unit, feature_matrix
+from webclean.features import SVM_WIDTHS, feature_matrix
 from webclean.gold import MIXED, GoldMatcher
 from webclean.lexicon import NoiseLexicon, TermCounts, build_lexicon
 from webclean.model import Model
@@ -31,6 +31,7 @@ from webclean.parse import ParseError, parse_html
 from webclean.registry import classifier_spec, method
 from webclean.sampling import TrainReport, balanced_sample, natural_sample, page_weights
 from webclean.tokenize import special_marks, words
+from webclean.units import Unit
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,58 @@
+"""The unit of Steps 2 to 4: one tag of the located block (method paper) or one line of
+the page (method svm), with what the features and the noise filter need of it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+
+SAMPLE_TAGS = frozenset({"p", "a"})
+
+
+class Unit(NamedTuple):
+    """One tag of the located block, with what Step 2 and Step 4 need of it.
+
+    A named tuple: a page makes one per line, and a tuple is made several times
+    faster than a frozen dataclass.
+    """
+
+    tag: str
+    text: str
+    link_ratio: float
+    position: float  # m / n among the block's samples; 0 for table cells, which are not samples
+    # The line's context, read by method svm's features (the "rich" set) only.
+    kind: str = "p"
+    noise_attr: bool = False
+    content_attr: bool = False
+    prev_length: int = 0
+    next_length: int = 0
+    neighbour_link_ratio: float = 0.0
+    # More of its place (method svm); see _context_row.
+    depth: int = 0  # block-level elements between the block and the line's owner
+    depth_offset: int = 0  # |depth - the depth that holds most of the block's prose|
+    span: int = 0  # -1 before the block's first long paragraph, 1 after its last one, 0 between
+    window_length: float = 0.0  # mean log(1 + length) of the lines up to WINDOW away
+    # -1 for a line of the margin before the located block, 1 of the margin after
+    # it, 0 in it (registry.ClassifierSpec.margins).
+    region: int = 0
+    # In a thread located as its posts (threads.find_records): 1 for a line of a post's
+    # text, -1 for one elsewhere in a post's record (its panel, signature, links) or
+    # after the last record (reply box, pager, who is online: a thread ends with its last
+    # post), 0 for any other line. Not a feature: denoise keeps and drops these lines as such.
+    post: int = 0
+    # The segment.ANCESTOR_GROUPS its ancestors name, as bits (the "rich" features).
+    groups: int = 0
+
+    @property
+    def is_sample(self) -> bool:
+        return self.tag in SAMPLE_TAGS or self.tag == "line"
+
+
+def units_from_columns(**columns: Iterable[Any]) -> list[Unit]:
+    """Units made from one column per field of :class:`Unit`, each given by its name
+    (every field, none twice): a page's units are built a column at a time, and the
+    tuples at C speed."""
+    missing, unknown = set(Unit._fields) - columns.keys(), columns.keys() - set(Unit._fields)
+    if missing or unknown:
+        raise TypeError(f"units_from_columns: fields missing {sorted(missing)}, unknown {sorted(unknown)}")
+    return list(map(Unit, *(columns[name] for name in Unit._fields)))
