@@ -1,0 +1,87 @@
+"""Method svm's Step 1 (webclean/region.py): the block found among the page's lines, its growth, its margins."""
+
+
+from webclean.config import Config
+from webclean.extract import locate_units
+from webclean.parse import parse_html
+from webclean.region import locate_region
+from webclean.segment import segment
+
+
+def test_text_split_over_sibling_blocks_is_taken_whole():
+    paragraphs = "".join(f"<div class='para'>这是第{i}段正文，内容比较长，一直写到这里才结束。</div>" for i in range(8))
+    markup = f"<html><body><div id='nav'><a href='/'>首页</a></div><div id='article'>{paragraphs}</div><div id='footer'>版权所有</div></body></html>"
+    root = parse_html(markup)
+    lines = segment(root.find("body"))
+    block = locate_region(lines, root, 0.3, frozenset({"div", "body"}), ascend_gain=1.0)
+    assert block.element.get("id") == "article"
+    # Without growing, the block is one paragraph.
+    single = locate_region(lines, root, 0.3, frozenset({"div", "body"}), ascend_gain=1000.0)
+    assert single.element.get("class") == "para"
+
+
+def _sectioned_block(beside: int, sections: int) -> str:
+    """The block Step 1 finds in an article whose lead (400 characters) sits in a
+    wrapper with a caption of ``beside`` characters, followed by sections of 300."""
+    lead = "".join(f"<p>{'导' * 100}。</p>" for _ in range(4))
+    section = f"<div class='section'><p>{'节' * 150}。</p><p>{'文' * 150}。</p></div>"
+    markup = (
+        "<html><body><div id='nav'><a href='/'>首页</a></div><article>"
+        f"<div class='wrap'><div class='lead'>{lead}</div><p>{'图' * beside}</p></div>{section * sections}"
+        "</article><div id='footer'>版权所有</div></body></html>"
+    )
+    root = parse_html(markup)
+    block = locate_region(segment(root.find("body")), root, 0.3, frozenset({"div", "article", "body"}), ascend_gain=0.25)
+    return block.element.get("class") or block.element.tag
+
+
+def test_block_grows_past_a_caption_beside_it_when_the_text_continues():
+    # The caption adds 12 % to the lead: too much to look past as a wrapper, too
+    # little to grow into; the sections after it hold three times the lead's text.
+    assert _sectioned_block(beside=50, sections=4) == "article"
+
+
+def test_block_stops_beside_a_caption_when_little_text_follows():
+    assert _sectioned_block(beside=50, sections=1) == "lead"
+
+
+def test_block_stops_beside_more_than_a_caption():
+    assert _sectioned_block(beside=90, sections=4) == "lead"
+
+
+def test_improved_method_finds_text_without_p():
+    markup = "<html><body><table><tr><td>菜单</td><td>没有段落标签的正文，用换行分开。<br>第二句话也在这里。</td></tr></table></body></html>"
+    root = parse_html(markup)
+    paper_block, _ = locate_units(root, Config(method="paper"))
+    assert paper_block is None
+    block, units = locate_units(parse_html(markup), Config(method="svm"))
+    assert block is not None
+    assert [u.text for u in units][-2:] == ["没有段落标签的正文，用换行分开。", "第二句话也在这里。"]
+
+
+def test_svm_classifies_a_margin_of_lines_around_the_block(monkeypatch):
+    from dataclasses import replace
+
+    from webclean.registry import METHODS
+
+    prose = "A sentence of the story that goes on for quite a while before it ends. " * 4
+    markup = (
+        "<html><body><div id='top'><a href='/'>Home</a></div>"
+        "<div id='head'><h1>The headline of the story</h1><p>By a reporter</p></div>"
+        f"<div id='story'><p>{prose}</p><p>{prose}</p><p>{prose}</p></div>"
+        "<div id='more'><p>Related one</p><p>Related two</p><p>Related three</p><p>Related four</p></div>"
+        "</body></html>"
+    )
+    head = ["Home", "The headline of the story", "By a reporter"]
+    tail = ["Related one", "Related two", "Related three", "Related four"]
+    for margin, expected_before, expected_after in (((None, 0), head, []), ((2, 3), head[-2:], tail[:3]), ((0, 0), [], [])):
+        svm = METHODS["svm"]
+        monkeypatch.setitem(METHODS, "svm", replace(svm, classifier=replace(svm.classifier, margins=margin)))
+        block, units = locate_units(parse_html(markup), Config(method="svm"))
+        assert block.element.get("id") == "story"
+        assert [u.text for u in units if u.region < 0] == expected_before
+        assert [u.text for u in units if u.region > 0] == expected_after
+        assert [u.region for u in units if "sentence" in u.text] == [0, 0, 0]
+    # The paper's method classifies the block's own tags only.
+    _, paper_units = locate_units(parse_html(markup), Config(method="paper"))
+    assert {u.region for u in paper_units} == {0} and len(paper_units) == 3

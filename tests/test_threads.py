@@ -1,0 +1,147 @@
+"""Forum threads located as their posts (webclean/threads.py)."""
+
+
+from webclean.config import Config
+from webclean.extract import locate_units
+from webclean.parse import parse_html
+from webclean.region import locate_region
+from webclean.segment import segment
+
+
+def _thread_markup(post_tag: str = "div", numbered: bool = True) -> str:
+    """A forum thread: posts alike but for their number, each with a user panel beside
+    its message."""
+    replies = ["楼主说得对，我家也是这样装的，用了三年没出问题。", "请问地板是哪个牌子的？", "我也想知道，求推荐靠谱的品牌。"]
+    question = "想问一下大家地板选实木的好还是复合的好，预算每平米两百块左右，家里有老人和小孩，比较在意环保和防滑。" * 3
+    messages = [question, *replies]
+
+    def post(number: int, message: str) -> str:
+        ident = f" id='post_{1000 + number}'" if numbered else ""
+        panel = f"<td class='pls'><a href='/u/{number}'>用户{number}</a><p>积分 {100 * number}</p></td>"
+        body = f"<td class='plc'><div class='authi'>发表于 2023-5-{number + 1}</div><div class='pct'><div class='t_f'>{message}</div></div></td>"
+        return f"<{post_tag} class='post'{ident}><table><tr>{panel}{body}</tr></table></{post_tag}>"
+
+    markup = (
+        "<html><body><div id='nav'><a href='/'>首页</a><a href='/bbs'>论坛</a></div><div id='postlist'>"
+        + "".join(post(n, m) for n, m in enumerate(messages))
+        + "</div><div id='footer'>Powered by Discuz!</div></body></html>"
+    )
+    return markup
+
+
+def _thread_block(post_tag: str = "div", numbered: bool = True) -> str:
+    """The block Step 1 finds in _thread_markup."""
+    root = parse_html(_thread_markup(post_tag, numbered))
+    block = locate_region(segment(root.find("body")), root, 0.3, frozenset({"div", "td", "body"}), ascend_gain=0.25)
+    return block.element.get("id") or block.element.get("class")
+
+
+def test_a_thread_is_located_as_its_list_of_posts():
+    assert _thread_block() == "postlist"
+    assert _thread_block(post_tag="section", numbered=False) == "postlist"
+
+
+def test_posts_without_class_or_id_are_not_records():
+    # Bare <div>s alike are every page's markup, not a sign of a thread: the same
+    # posts are records with a class, and not without one.
+    def located(attribute: str) -> str:
+        posts = [f"<div{attribute}><div>{'正' * 100}</div><div>{'注' * 15}</div></div>"]
+        posts += [f"<div{attribute}><div>{'回' * 20}</div></div>"] * 3
+        root = parse_html(f"<html><body><div id='main'>{''.join(posts)}</div></body></html>")
+        block = locate_region(segment(root.find("body")), root, 0.3, frozenset({"div", "body"}), ascend_gain=0.25)
+        return root.getroottree().getpath(block.element)
+
+    assert located(" class='post'") == "/html/body/div"
+    assert located("") == "/html/body/div/div[1]/div[1]"
+
+
+def test_each_posts_text_is_found_in_its_record():
+    from webclean.config import Config
+    from webclean.extract import locate_units
+
+    block, units = locate_units(parse_html(_thread_markup()), Config(method="svm"))
+    assert [slot.get("class") for slot in block.slots] == ["t_f"] * 4
+    assert len(block.records) == 4
+    posts = {u.text: u.post for u in units if u.region == 0}
+    assert posts["请问地板是哪个牌子的？"] == 1  # a post's text
+    assert posts["用户2"] == -1 and posts["发表于 2023-5-3"] == -1  # its record's panel and date
+
+
+def _loose_thread(signed: bool = True, head: str = "", tail: str = "") -> str:
+    """A thread whose posts differ in their classes beyond a number (the first post
+    marked, the replies alternating) and whose panels hold links only, so that Step 1's
+    growth does not stop at the winning post."""
+    question = "养了快三个月的桃美人，最近一周叶子明显发软，底下几片还有点皱，是缺水还是根坏了？" * 3
+    messages = [question, "先脱盆看看根吧。", "看描述不太像缺水，下面潮说明排水不好。", "楼主记得晾根期间别晒太阳。"]
+
+    def post(number: int, message: str) -> str:
+        marks = " noborder" if number == 0 else (" bg1", " bg2")[number % 2]
+        tag = "a" if signed else "span"
+        main = " first" if number == 0 else ""
+        return (
+            f"<div class='l_post j_post{marks}'><div class='d_author'><{tag} href='#'>用户{number}</{tag}>"
+            f"<{tag} href='#'>{number + 3}</{tag}></div>"
+            f"<div class='d_main{main}'><div class='p_content'><div class='d_text'>{message}</div></div>"
+            f"<div class='tail'><{tag} href='#'>回复</{tag}><span>{number + 1}楼</span></div></div></div>"
+        )
+
+    return (
+        "<html><body><div id='nav'><a href='/'>首页</a><a href='/f'>贴吧</a><a href='/g'>游戏</a></div>"
+        f"<div class='p_postlist'>{head}" + "".join(post(n, m) for n, m in enumerate(messages)) + f"{tail}</div>"
+        "<div id='footer'><a href='/about'>关于我们</a><a href='/help'>帮助</a></div></body></html>"
+    )
+
+
+def test_posts_alike_in_their_first_class_word_are_a_thread_inside_the_grown_block():
+    block, units = locate_units(parse_html(_loose_thread()), Config(method="svm"))
+    assert block.element.get("class") == "p_postlist"
+    assert len(block.records) == 4
+    assert [slot.get("class") for slot in block.slots] == ["d_text"] * 4
+    posts = {u.text: u.post for u in units}
+    assert posts["先脱盆看看根吧。"] == 1 and posts["楼主记得晾根期间别晒太阳。"] == 1
+    assert posts["用户14"] == -1 and posts["回复2楼"] == -1  # a panel's links, a post's tail
+    from webclean.extract import extract
+
+    assert extract(_loose_thread()).text.splitlines()[1:] == ["先脱盆看看根吧。", "看描述不太像缺水，下面潮说明排水不好。", "楼主记得晾根期间别晒太阳。"]
+
+
+def test_a_loose_likeness_needs_a_linked_name_outside_the_posts_text():
+    # Sections and cards are alike in their first class word too; without a link
+    # beside each text (a name, a reply button) they are not taken for posts.
+    block, _ = locate_units(parse_html(_loose_thread(signed=False)), Config(method="svm"))
+    assert block.records == () and block.slots == ()
+
+
+def test_a_loose_likeness_needs_the_posts_texts_to_hold_most_of_the_records_text():
+    # Cards whose matching element is a short caption beside a long text of its own.
+    def card(number: int) -> str:
+        text = "这座博物馆建于上世纪初，馆内收藏了大量当地的历史文物和民俗用品，每年吸引很多游客前来参观。" * (3 if number == 0 else 2)
+        return (
+            f"<div class='card c{number}'><a href='/map/{number}'>地图</a><div class='body'>{text}</div>"
+            f"<div class='credit small'>摄影：作者{number}</div></div>"
+        )
+
+    markup = "<html><body><div id='list'>" + "".join(card(n) for n in range(4)) + "</div></body></html>"
+    root = parse_html(markup)
+    winner = root.find(".//div[@class='credit small']")
+    from webclean.threads import loose_thread
+
+    total = {el: len("".join(el.itertext())) for el in root.iter()}
+    assert loose_thread(winner, winner.getparent(), total) is None
+    assert loose_thread(root.find(".//div[@class='body']"), winner.getparent(), total) is not None
+
+
+def test_a_thread_ends_with_its_last_post():
+    # What follows the last post inside the thread's block (who is online, a reply box)
+    # is dropped with the records' panels; what comes before the first post is left
+    # to the classifier.
+    head = "<h1>新手求助：多肉叶子发软发皱是缺水还是根坏了</h1>"
+    tail = "<div class='online'>当前在线用户共十二人，其中会员三人，游客九人</div>"
+    block, units = locate_units(parse_html(_loose_thread(head=head, tail=tail)), Config(method="svm"))
+    posts = {u.text: u.post for u in units}
+    assert len(block.records) == 4
+    assert posts["新手求助：多肉叶子发软发皱是缺水还是根坏了"] == 0
+    assert posts["当前在线用户共十二人，其中会员三人，游客九人"] == -1
+    from webclean.extract import extract
+
+    assert "当前在线" not in extract(_loose_thread(head=head, tail=tail)).text
