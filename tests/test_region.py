@@ -1,6 +1,5 @@
 """Method svm's Step 1 (webclean/region.py): the block found among the page's lines, its growth, its margins."""
 
-
 from webclean.config import Config
 from webclean.extract import locate_units
 from webclean.parse import parse_html

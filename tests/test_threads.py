@@ -1,6 +1,5 @@
 """Forum threads located as their posts (webclean/threads.py)."""
 
-
 from webclean.config import Config
 from webclean.extract import locate_units
 from webclean.parse import parse_html
