@@ -46,6 +46,7 @@ import contextlib
 import importlib.util
 import json
 import logging
+import multiprocessing
 import sys
 import time
 from collections import Counter
@@ -470,7 +471,9 @@ def load_pages(paths: Sequence[str], limit: int | None) -> list[Page]:
 def run_all(names: Sequence[str], paths: Sequence[str], limit: int | None, jobs: int) -> dict[str, list[PageRun]]:
     if jobs <= 1:
         return {name: run_extractor(name, paths, limit) for name in names}
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # Fresh interpreters, not forks: a caller with threads (a notebook's kernel) would
+    # leave a forked worker waiting forever on a lock another thread held at the fork.
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
         futures = {name: pool.submit(run_extractor, name, paths, limit) for name in names}
         return {name: future.result() for name, future in futures.items()}
 
