@@ -141,6 +141,14 @@ def fit_on_units(
     return fit_sample(X, labels, chosen, lexicon, config, report, needed, pages, sets)
 
 
+def _unit_weights(labels: np.ndarray, pages: np.ndarray | None, sets: np.ndarray | None, power: float) -> np.ndarray | None:
+    """Each unit's weight by its page (:func:`page_weights`), or None when the pages are
+    not given or ``classifier.page_power`` is 0."""
+    if pages is None or sets is None or power <= 0:
+        return None
+    return page_weights(labels, pages, sets, power)
+
+
 def choose_sample(
     labels: np.ndarray, config: Config, pages: np.ndarray | None = None, sets: np.ndarray | None = None
 ) -> np.ndarray:
@@ -156,8 +164,7 @@ def choose_sample(
     else:
         # Departure (method svm): content lines outnumber noise lines several times in a
         # block, and a 1:1 sample teaches the SVM a prior that drops too much content.
-        weights = page_weights(labels, pages, sets, power) if pages is not None and sets is not None and power > 0 else None
-        chosen = natural_sample(labels, 2 * per_class, seed, weights)
+        chosen = natural_sample(labels, 2 * per_class, seed, _unit_weights(labels, pages, sets, power))
     if len(chosen) < 2 * config.classifier.folds:
         content, noise = int((labels == CONTENT).sum()), int((labels == NOISE).sum())
         raise DataError(f"too few labelled units to train: {content} content, {noise} noise")
@@ -208,8 +215,9 @@ def fit_sample(
         if not np.array_equal(units, training_units(labels, chosen, config)):
             raise ValueError("the boosted trees need the feature rows of every labelled unit")
         c = config.classifier
-        weighted = pages is not None and sets is not None and c.page_power > 0
-        weights = page_weights(labels, pages, sets, c.page_power)[units] if weighted else None  # type: ignore[arg-type]
+        weights = _unit_weights(labels, pages, sets, c.page_power)
+        if weights is not None:
+            weights = weights[units]
         trees = fit_trees(X, labels[units], weights, c.trees, c.tree_leaves, c.tree_rate, c.random_state, c.tree_depth)
         params = replace(params, trees=trees, tree_weight=c.tree_weight)
         report.tree_rows = len(units)
