@@ -25,7 +25,7 @@ def test_the_registry_holds_the_methods_the_configuration_accepts():
 def test_an_svm_methods_spec_names_what_exists(name):
     spec = classifier_spec(name)
     assert spec.feature_set in FEATURE_SETS
-    assert set(spec.smoothing) <= {*SMOOTHING_PASSES, "tail_lines"}
+    assert set(spec.smoothing) <= {*SMOOTHING_PASSES, "tail_lines", "items"}
     assert default_model(name).feature_set == spec.feature_set
 
 

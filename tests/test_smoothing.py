@@ -5,7 +5,7 @@ from scripted import LONG, PARAGRAPH, ValuesByText, line_unit
 
 from webclean.denoise import denoise
 from webclean.features import FEATURE_SETS, FEATURE_WIDTHS
-from webclean.smoothing import link_runs, smooth, tail_lines
+from webclean.smoothing import ITEM, ITEM_LINES, LONG_LINE, items, link_runs, smooth, tail_lines
 
 
 def test_link_runs_drop_runs_of_all_link_lines_only():
@@ -56,7 +56,7 @@ def test_method_svm_smooths_link_runs_and_paper_does_not():
 
     assert classifier_spec("paper").smoothing == ()
     assert classifier_spec("svm").smoothing == (
-        "link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels", "tail_lines",
+        "link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels", "tail_lines", "items",
     )  # fmt: skip
 
 def test_credits_drop_short_lines_that_name_a_source_or_an_editor():
@@ -201,3 +201,44 @@ def test_tail_lines_drop_what_the_classifier_is_unsure_of_after_the_texts_last_p
         post = units[2]._replace(post=1)
         assert tail_lines([units[1], post], [PARAGRAPH, post.text], None, scripted, "scripted") == [False, False]
         assert tail_lines(units[2:4], kept[2:4], None, scripted, "scripted") == [False, False]
+
+
+ITEM_TITLES = [f"Council approves budget for road number {n}" for n in range(ITEM_LINES + 2)]
+
+
+def test_items_keep_the_block_of_a_page_whose_decisions_keep_almost_nothing_of_it():
+    units = [line_unit("Home", "link"), *(line_unit(title, "link")._replace(region=0) for title in ITEM_TITLES)]
+    units[0] = units[0]._replace(region=-1)
+    dropped: list[str | None] = [None] * len(units)
+    # Every line of the block is taken; the line before it is left to its decision.
+    assert items(units, dropped) == [False] + [True] * len(ITEM_TITLES)
+    # A thread's post panels stay dropped.
+    panel = [units[0], units[1]._replace(post=-1), *units[2:]]
+    assert items(panel, dropped) == [False, False] + [True] * (len(ITEM_TITLES) - 1)
+
+
+def test_items_leave_a_block_with_prose_or_with_kept_text_or_with_few_lines():
+    units = [line_unit(title, "link") for title in ITEM_TITLES]
+    # The decisions keep a twentieth of the block's text or more: an article's block.
+    kept = [ITEM_TITLES[0], *[None] * (len(units) - 1)]
+    assert not any(items(units, kept))
+    # A fifth of the block's text in lines of prose: the classifier dropped an article.
+    prose = "The council met on Monday and approved the budget for the roads of the north. " * 2
+    assert len(prose) >= LONG_LINE
+    with_prose = [*units, line_unit(prose), line_unit(prose), line_unit(prose)]
+    assert not any(items(with_prose, [None] * len(with_prose)))
+    # Fewer lines than a list of items holds: an error page, a short notice.
+    few = units[: ITEM_LINES - 1]
+    assert not any(items(few, [None] * len(few)))
+
+
+def test_denoise_names_the_lines_a_page_of_items_keeps():
+    units = [line_unit(title, "link") for title in ITEM_TITLES]
+    scripted = ValuesByText({title: -1.0 for title in ITEM_TITLES})
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(FEATURE_SETS, "scripted", scripted.row)
+        patch.setitem(FEATURE_WIDTHS, "scripted", 1)
+        assert [d.text for d in denoise(units, None, scripted, 40, "scripted", ())] == [""] * len(units)
+        decisions = denoise(units, None, scripted, 40, "scripted", ("link_runs", "items"))
+    assert [d.text for d in decisions] == ITEM_TITLES
+    assert {d.outcome for d in decisions} == {ITEM}

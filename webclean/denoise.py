@@ -21,7 +21,7 @@ import numpy as np
 from webclean.classifier import CONTENT, SVMParams
 from webclean.features import FEATURE_SETS, feature_matrix
 from webclean.lexicon import NoiseLexicon
-from webclean.smoothing import LINK_RUN, UNSURE_TAIL, apply_passes, link_runs, tail_lines
+from webclean.smoothing import ITEM, LINK_RUN, UNSURE_TAIL, apply_passes, items, link_runs, tail_lines
 from webclean.text import text_length
 from webclean.timing import StageTimer, timed
 from webclean.tokenize import split_sentences
@@ -61,8 +61,9 @@ def denoise(
 ) -> list[Decision]:
     """What becomes of each unit, in document order; the page's text joins the kept texts.
 
-    ``smoothing`` names passes of smoothing.smooth over the decisions, and
-    ``tail_lines`` (smoothing.tail_lines), which asks the classifier again; ``whole``
+    ``smoothing`` names passes of smoothing.smooth over the decisions,
+    ``tail_lines`` (smoothing.tail_lines), which asks the classifier again, and
+    ``items`` (smoothing.items), which keeps a page of items' block; ``whole``
     keeps a long unit whole that the noise filter would drop (method svm only; see
     :func:`decide`). ``values``: each sample's decision value as a whole too, at the
     cost of one more classification of the units (``webclean extract --explain``).
@@ -71,20 +72,25 @@ def denoise(
     # classified, and decide leaves them as noise, which is that pass done.
     in_runs = link_runs(units, beta=beta, title=title) if "link_runs" in smoothing else None
     kept = decide(units, lexicon, svm, beta, feature_set, in_runs, whole, timer)
-    dropped_by: list[str | None] = [LINK_RUN if run else None for run in in_runs] if in_runs else [None] * len(units)
-    rest = [name for name in smoothing if name not in ("link_runs", "tail_lines")]
+    # The pass that decided each unit, where one did: its outcome.
+    by_pass: list[str | None] = [LINK_RUN if run else None for run in in_runs] if in_runs else [None] * len(units)
+    rest = [name for name in smoothing if name not in ("link_runs", "tail_lines", "items")]
     if rest:
-        kept, by_pass = apply_passes(units, kept, beta, rest)
-        dropped_by = [by or before for before, by in zip(dropped_by, by_pass)]
+        kept, dropped_by = apply_passes(units, kept, beta, rest)
+        by_pass = [by or before for before, by in zip(by_pass, dropped_by)]
     if "tail_lines" in smoothing:
         unsure = tail_lines(units, kept, lexicon, svm, feature_set, timer)
         kept = [None if drop else text for text, drop in zip(kept, unsure)]
-        dropped_by = [UNSURE_TAIL if drop else by for by, drop in zip(dropped_by, unsure)]
+        by_pass = [UNSURE_TAIL if drop else by for by, drop in zip(by_pass, unsure)]
+    if "items" in smoothing:
+        taken = items(units, kept)
+        kept = [unit.text if take else text for unit, text, take in zip(units, kept, taken)]
+        by_pass = [ITEM if take else by for by, take in zip(by_pass, taken)]
     scores = unit_values(units, lexicon, svm, feature_set, in_runs, timer) if values else [None] * len(units)
-    return [_decision(*each) for each in zip(units, kept, dropped_by, scores)]
+    return [_decision(*each) for each in zip(units, kept, by_pass, scores)]
 
 
-def _decision(unit: Unit, kept: str | None, dropped_by: str | None, value: float | None) -> Decision:
+def _decision(unit: Unit, kept: str | None, by_pass: str | None, value: float | None) -> Decision:
     # A thread located as its posts (method svm, Unit.post): each post's text is kept,
     # the rest of its record (user panel, signature, links) dropped.
     text = unit.text if unit.post > 0 else "" if unit.post < 0 else kept or ""
@@ -92,8 +98,8 @@ def _decision(unit: Unit, kept: str | None, dropped_by: str | None, value: float
         outcome = AS_IS
     elif unit.post:
         outcome = POST if unit.post > 0 else POST_REST
-    elif dropped_by is not None:
-        outcome = dropped_by
+    elif by_pass is not None:
+        outcome = by_pass
     elif not text:
         outcome = DROPPED
     else:

@@ -101,7 +101,9 @@ METHODS: dict[str, MethodSpec] = {
             feature_set="rich",
             lines=True,
             margins=(None, 0),
-            smoothing=("link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels", "tail_lines"),
+            smoothing=(
+                "link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels", "tail_lines", "items",
+            ),
             keep_whole=True,
             trees=True,
         ),

@@ -30,9 +30,10 @@ NOTICE = "notice"  # the site's call to subscribe or follow, or its rights notic
 EMPTY_HEADING = "empty heading"  # a heading over nothing kept, dropped (empty_headings)
 EMPTY_LABEL = "empty label"  # a "Tags:" label whose line is dropped, dropped (empty_labels)
 UNSURE_TAIL = "unsure tail"  # after the text's last paragraph, kept with a decision under 1, dropped (tail_lines)
+ITEM = "item"  # a line of a page of items, kept with the whole block (items)
 
 # The passes of smooth(), in the order they run; denoise runs tail_lines after them,
-# as it asks the classifier again.
+# as it asks the classifier again, and items last, as it reads every other decision.
 SMOOTHING_PASSES = ("link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels")
 # A paragraph of more than this many characters is the text's own (empty_headings).
 TEXT_PARAGRAPH_CHARS = 80
@@ -304,3 +305,35 @@ def is_credit(unit: Unit) -> bool:
 
 def _in_run(unit: Unit) -> bool:
     return unit.is_sample and unit.kind == "link" and text_length(unit.text) < LONG_LINE
+
+
+# A page of items (items): the block holds at least ITEM_LINES lines, under
+# ITEM_PROSE_SHARE of its text in lines of prose, and the decisions keep under
+# ITEM_KEPT_SHARE of it (docs/quality.md, "What the method adds to the paper").
+ITEM_LINES = 10
+ITEM_PROSE_SHARE = 0.2
+ITEM_KEPT_SHARE = 0.05
+
+
+def items(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
+    """Which lines to keep because the page is a page of items (the ``items`` pass).
+
+    A listing, a collection or a table of contents has the items as its content: a
+    title link, a date, a line of summary, each of which the classifier takes for
+    navigation. When the located block holds little prose (lines of LONG_LINE
+    characters or more, with few links) and the decisions keep almost none of its
+    text, the block is such a list: every line of it is kept (a thread's post panels
+    aside). An article's block, which the decisions keep, or whose prose the block
+    holds, is left as it was.
+    """
+    block = [i for i, unit in enumerate(units) if unit.region == 0 and unit.is_sample and unit.post >= 0]
+    if len(block) < ITEM_LINES:
+        return [False] * len(units)
+    lengths = {i: text_length(units[i].text) for i in block}
+    total = sum(lengths.values())
+    prose = sum(length for i, length in lengths.items() if length >= LONG_LINE and units[i].link_ratio <= 0.3)
+    taken = sum(length for i, length in lengths.items() if kept[i])
+    if not total or prose >= ITEM_PROSE_SHARE * total or taken >= ITEM_KEPT_SHARE * total:
+        return [False] * len(units)
+    chosen = set(block)
+    return [i in chosen and not kept[i] for i in range(len(units))]
