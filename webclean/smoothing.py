@@ -149,7 +149,7 @@ def link_runs(
     if beta is not None:
         for start, end in runs:
             for i in (start - 1, end):
-                if 0 <= i < n and units[i].is_sample and text_length(units[i].text) <= beta:
+                if 0 <= i < n and units[i].is_sample and units[i].length <= beta:
                     dropped[i] = units[i].text not in title
     return dropped
 
@@ -242,7 +242,7 @@ def empty_headings(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bo
     paragraphs = [
         i
         for i, (unit, text) in enumerate(zip(units, kept))
-        if text and unit.kind in ("p", "text", "list") and text_length(unit.text) > TEXT_PARAGRAPH_CHARS
+        if text and unit.kind in ("p", "text", "list") and unit.length > TEXT_PARAGRAPH_CHARS
     ]
     empty = [False] * len(units)
     if not paragraphs:
@@ -276,18 +276,17 @@ def empty_labels(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool
 
 def is_label(unit: Unit) -> bool:
     """Whether the unit is a label: a short line that ends with a colon (empty_labels)."""
-    text = unit.text.rstrip()
-    return unit.is_sample and text.endswith((":", "：")) and text_length(text) <= LABEL_CHARS
+    return unit.is_sample and unit.text.rstrip().endswith((":", "：")) and unit.length <= LABEL_CHARS
 
 
 def is_see_also(unit: Unit) -> bool:
     """Whether the unit is a see-also line (smooth's ``see_also``)."""
-    return unit.is_sample and text_length(unit.text) <= SEE_ALSO_CHARS and _SEE_ALSO_RE.search(unit.text) is not None
+    return unit.is_sample and unit.length <= SEE_ALSO_CHARS and _SEE_ALSO_RE.search(unit.text) is not None
 
 
 def is_notice(unit: Unit) -> bool:
     """Whether the unit is the site's notice to its reader (smooth's ``notices``)."""
-    return unit.is_sample and text_length(unit.text) <= NOTICE_CHARS and _NOTICE_RE.search(unit.text) is not None
+    return unit.is_sample and unit.length <= NOTICE_CHARS and _NOTICE_RE.search(unit.text) is not None
 
 
 def is_credit(unit: Unit) -> bool:
@@ -296,11 +295,10 @@ def is_credit(unit: Unit) -> bool:
     # Every label but © ends with a colon: most lines are passed over on three tests in C.
     if not unit.is_sample or ("©" not in text and ":" not in text and "：" not in text):
         return False
-    length = text_length(text)
-    return (length <= CREDIT_CHARS and _CREDIT_RE.search(text) is not None) or (
-        length <= PICTURE_CREDIT_CHARS and _PICTURE_CREDIT_RE.search(text) is not None
+    return (unit.length <= CREDIT_CHARS and _CREDIT_RE.search(text) is not None) or (
+        unit.length <= PICTURE_CREDIT_CHARS and _PICTURE_CREDIT_RE.search(text) is not None
     )
 
 
 def _in_run(unit: Unit) -> bool:
-    return unit.is_sample and unit.kind == "link" and text_length(unit.text) < LONG_LINE
+    return unit.is_sample and unit.kind == "link" and unit.length < LONG_LINE
