@@ -177,6 +177,14 @@ _NOTICE_RE = re.compile(
     r"|suscr[íi]bete|suscr[íi]base|suscribirse|abonnez-vous|s'abonner|inscrivez-vous)\b",
     re.IGNORECASE,
 )
+# What every match of _NOTICE_RE holds once the text is case-folded (str.casefold): the
+# pattern is tried at every position of a line, the cues are looked for in C, and most
+# lines hold none of them. None has an "i", which re.IGNORECASE also matches as the
+# Turkish İ and ı, whose case folds are not "i".
+_NOTICE_CUES = (
+    "subscr", "gn up", "gn-up", "gnup", "newsletter", "follow us", "comments are moderated", "reserved",
+    "abonn", "folge", "suscr", "vez-vous",
+)  # fmt: skip
 
 
 # The text's tail (tail_lines): after the last kept paragraph of more than
@@ -286,7 +294,10 @@ def is_see_also(unit: Unit) -> bool:
 
 def is_notice(unit: Unit) -> bool:
     """Whether the unit is the site's notice to its reader (smooth's ``notices``)."""
-    return unit.is_sample and unit.length <= NOTICE_CHARS and _NOTICE_RE.search(unit.text) is not None
+    if not unit.is_sample or unit.length > NOTICE_CHARS:
+        return False
+    folded = unit.text.casefold()
+    return any(cue in folded for cue in _NOTICE_CUES) and _NOTICE_RE.search(unit.text) is not None
 
 
 def is_credit(unit: Unit) -> bool:
