@@ -2,11 +2,12 @@
 
 import numpy as np
 
+from webclean.text import text_length
 from webclean.units import Unit
 
 
 def line_unit(text: str, kind: str = "p") -> Unit:
-    return Unit(tag="line", text=text, link_ratio=1.0 if kind == "link" else 0.0, position=0.0, kind=kind)
+    return Unit(tag="line", text=text, length=text_length(text), link_ratio=1.0 if kind == "link" else 0.0, position=0.0, kind=kind)
 
 
 LONG = "A long paragraph of the article that is well over forty characters long."

@@ -103,9 +103,9 @@ def test_rich_features_are_the_svms_and_the_text_and_ancestors():
 
     lexicon = NoiseLexicon(words={}, marks={})
     units = [
-        Unit(tag="line", text="Release Date:", link_ratio=0.0, position=0.1),
-        Unit(tag="line", text="SIGN UP AT www.example.org…", link_ratio=0.0, position=0.5, groups=0b101),
-        Unit(tag="line", text="Home | News", link_ratio=0.0, position=0.9),
+        Unit(tag="line", text="Release Date:", length=12, link_ratio=0.0, position=0.1),
+        Unit(tag="line", text="SIGN UP AT www.example.org…", length=24, link_ratio=0.0, position=0.5, groups=0b101),
+        Unit(tag="line", text="Home | News", length=9, link_ratio=0.0, position=0.9),
     ]
     X = feature_matrix(units, lexicon, "rich")
     assert X.shape == (3, len(RICH_FEATURE_NAMES))
@@ -123,9 +123,9 @@ def test_rich_features_are_the_svms_and_the_text_and_ancestors():
 
 def test_units_from_columns_names_every_field_of_a_unit():
     columns = {name: [default] for name, default in Unit._field_defaults.items()}
-    columns.update(tag=["line"], text=["a line"], link_ratio=[0.5], position=[1.0], depth=[3])
+    columns.update(tag=["line"], text=["a line"], length=[5], link_ratio=[0.5], position=[1.0], depth=[3])
     (unit,) = units_from_columns(**columns)
-    assert unit == Unit(tag="line", text="a line", link_ratio=0.5, position=1.0, depth=3)
+    assert unit == Unit(tag="line", text="a line", length=5, link_ratio=0.5, position=1.0, depth=3)
     del columns["depth"]
     with pytest.raises(TypeError, match="depth"):
         units_from_columns(**columns)

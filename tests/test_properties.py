@@ -23,6 +23,7 @@ from webclean.line_features import line_units
 from webclean.parse import parse_html
 from webclean.result import Extraction, Status
 from webclean.segment import drop_hidden, segment
+from webclean.text import text_length
 from webclean.units import Unit
 
 METHODS = ("svm", "paper")
@@ -146,7 +147,7 @@ SENTENCES = st.lists(
 @SETTINGS
 @given(texts=st.lists(SENTENCES | st.text(max_size=200), min_size=1, max_size=6), labels=st.lists(st.integers(0, 1), min_size=1, max_size=20))
 def test_noise_filter_only_cuts_from_the_end(feature_set, texts, labels):
-    units = [Unit(tag="p", text=t, link_ratio=0.0, position=(i + 1) / len(texts)) for i, t in enumerate(texts)]
+    units = [Unit(tag="p", text=t, length=text_length(t), link_ratio=0.0, position=(i + 1) / len(texts)) for i, t in enumerate(texts)]
     lexicon = NoiseLexicon(words={}, marks={})
     kept = noise_filter(units, lexicon, ScriptedSVM(labels), feature_set)
     assert len(kept) == len(units)

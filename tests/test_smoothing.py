@@ -116,6 +116,26 @@ def test_notices_drop_the_sites_calls_to_its_reader():
     ]
     assert smooth([line_unit(text) for text in kept], list(kept), 40, ("notices",)) == kept
 
+def test_every_notice_holds_one_of_the_cues_looked_for_first():
+    from webclean.smoothing import _NOTICE_CUES, _NOTICE_RE
+
+    # Each alternative of the pattern, in every form it matches, as re.IGNORECASE reads
+    # it: any case, and the letters that fold to an ASCII one (ſ for s, İ and ı for i).
+    forms = (
+        "subscribe", "sign up", "sign-up", "signup", "newsletter", "newsletters", "follow us", "comments are moderated",
+        "all rights reserved", "abonnieren", "abonniere", "newsletter-anmeldung", "folgen sie uns", "folge uns",
+        "suscríbete", "suscribete", "suscríbase", "suscribase", "suscribirse", "abonnez-vous", "s'abonner",
+        "inscrivez-vous",
+    )  # fmt: skip
+    for phrase in forms:
+        assert _NOTICE_RE.search(f"Please {phrase} today"), phrase
+        for variant in (phrase, phrase.upper(), phrase.title(), phrase.replace("s", "ſ"), phrase.replace("i", "İ"),
+                        phrase.replace("i", "ı")):  # fmt: skip
+            text = f"Please {variant} today"
+            if _NOTICE_RE.search(text):
+                assert any(cue in text.casefold() for cue in _NOTICE_CUES), variant
+
+
 def test_empty_headings_drop_a_heading_over_nothing_kept_after_the_text():
     prose = "The council met on Monday to discuss the new bridge over the river, and voted to fund it. " * 2
     units = [

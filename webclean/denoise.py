@@ -22,7 +22,6 @@ from webclean.classifier import CONTENT, SVMParams
 from webclean.features import FEATURE_SETS, feature_matrix
 from webclean.lexicon import NoiseLexicon
 from webclean.smoothing import ITEM, LINK_RUN, UNSURE_TAIL, apply_passes, items, link_runs, tail_lines
-from webclean.text import text_length
 from webclean.timing import StageTimer, timed
 from webclean.tokenize import split_sentences
 from webclean.units import Unit
@@ -125,7 +124,7 @@ def decide(
     """
     row = FEATURE_SETS[feature_set]
     kept: list[str | None] = [u.text if not u.is_sample else None for u in units]
-    lengths = [text_length(u.text) if u.is_sample and not (skip and skip[i]) else -1 for i, u in enumerate(units)]
+    lengths = [u.length if u.is_sample and not (skip and skip[i]) else -1 for i, u in enumerate(units)]
 
     def keep_content(indices: list[int]) -> None:
         """Classify these units whole, in one call, and keep those that are content."""

@@ -36,7 +36,7 @@ def block_units(block: etree._Element) -> list[Unit]:
         if tag in SAMPLE_TAGS:
             m += 1
             position = m / samples
-        units.append(Unit(tag=tag, text=text, link_ratio=ratio, position=position))
+        units.append(Unit(tag=tag, text=text, length=text_length(text), link_ratio=ratio, position=position))
     return units
 
 

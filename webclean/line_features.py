@@ -190,7 +190,8 @@ def line_units(
     region: int = 0,
     posts: tuple[set[etree._Element], set[etree._Element]] | None = None,
 ) -> list[Unit]:
-    """Units of the improved method: every line is a sample; ``region`` says where the
+    """Units of the improved method: every line is a sample; ``block``, when given,
+    holds every line (its owner is the block or inside it); ``region`` says where the
     lines lie (:attr:`Unit.region`); ``posts``, the elements of a thread's posts' texts
     and of their records, set :attr:`Unit.post`.
 
@@ -200,16 +201,11 @@ def line_units(
     n = len(lines)
     if not n:
         return []
-    texts, owners, kinds, ratios, noise, content, groups = zip(*lines)
-    lengths = [text_length(text) for text in texts]  # Line.length
+    texts, owners, kinds, ratios, noise, content, groups, lengths, levels = zip(*lines)
     logs = [math.log1p(length) for length in lengths]
     long_lines = [m for m in range(n) if lengths[m] >= LONG_LINE and ratios[m] <= 0.3]
     first, last = (long_lines[0], long_lines[-1]) if long_lines else (0, n - 1)
-    depth_of: dict[etree._Element, int] = {}
-    for owner in owners:
-        if owner not in depth_of:
-            depth_of[owner] = _depth(owner, block)
-    depths = [depth_of[owner] for owner in owners]
+    depths = _depths(levels, block)
     main_depth = _main_depth(depths, lengths, ratios)
     # The same values, in the same order, as lists of the neighbours within reach.
     neighbour_ratios = [
@@ -223,6 +219,7 @@ def line_units(
     return units_from_columns(
         tag=repeat("line", n),
         text=texts,
+        length=lengths,
         link_ratio=ratios,
         position=[(m + 1) / n for m in range(n)],
         kind=kinds,
@@ -260,12 +257,10 @@ def _main_depth(depths: Sequence[int], lengths: Sequence[int], ratios: Sequence[
     return max(text_at, key=lambda d: (text_at[d], -d)) if text_at else 0
 
 
-def _depth(owner: etree._Element, block: etree._Element | None) -> int:
+def _depths(levels: Sequence[int], block: etree._Element | None) -> list[int]:
+    """Unit.depth of each line: the elements between the block and the line's owner
+    (0 for the block's own lines), from the owners' levels."""
     if block is None:
-        return 0
-    depth = 0
-    for ancestor in owner.iterancestors():
-        if ancestor is block:
-            return depth
-        depth += 1
-    return 0  # the owner is the block itself
+        return [0] * len(levels)
+    below = sum(1 for _ in block.iterancestors()) + 1  # the level of the block's children
+    return [max(0, level - below) for level in levels]

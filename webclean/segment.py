@@ -94,12 +94,9 @@ class Line(NamedTuple):
     # page's "main-content" is a comment.
     noise_attr: bool
     content_attr: bool
-    groups: int = 0  # the ANCESTOR_GROUPS named by the line's ancestors, as bits
-
-    @property
-    def length(self) -> int:
-        """Characters other than white space (text.text_length of the text)."""
-        return text_length(self.text)
+    groups: int  # the ANCESTOR_GROUPS named by the line's ancestors, as bits
+    length: int  # characters other than white space (text.text_length of the text)
+    level: int  # the owner's ancestors: how deep it sits in the tree
 
 
 # Elements a browser does not show: the attributes are tested in C, the values here.
@@ -174,19 +171,22 @@ def segment(container: etree._Element) -> list[Line]:
     linked = 0
     solid = False  # whether a piece of the line has more than white space
 
-    def flush(owner: etree._Element, noise: bool, content: bool, groups: int) -> None:
+    def flush(owner: tuple[etree._Element, int], noise: bool, content: bool, groups: int) -> None:
         nonlocal linked
         text = normalise_space("".join(pieces))
         pieces.clear()
         if text:
             length = text_length(text)
             ratio = min(1.0, linked / length)
-            lines.append(Line(text, owner, _kind(owner, ratio), ratio, noise, content, groups))
+            element, level = owner
+            lines.append(Line(text, element, _kind(element, ratio), ratio, noise, content, groups, length, level))
         linked = 0
 
     # One entry per open element: (is block, in a link, noise attr, content attr, groups).
     stack: list[tuple[bool, bool, bool, bool, int]] = []
-    owners: list[etree._Element] = [container]
+    # The open block elements, each with its level (its ancestors in the whole tree).
+    base = sum(1 for _ in container.iterancestors())
+    owners: list[tuple[etree._Element, int]] = [(container, base)]
     top = (True, False, False, False, 0)
     state = top
     for event, el in etree.iterwalk(container, events=("start", "end")):
@@ -214,7 +214,7 @@ def segment(container: etree._Element) -> list[Line]:
             state = (block, state[1] or tag == "a", noise, content, groups)
             stack.append(state)
             if block:
-                owners.append(el)
+                owners.append((el, base + len(stack) - 1))
             text = el.text
             if text:
                 pieces.append(text)

@@ -150,7 +150,7 @@ def link_runs(
     if beta is not None:
         for start, end in runs:
             for i in (start - 1, end):
-                if 0 <= i < n and units[i].is_sample and text_length(units[i].text) <= beta:
+                if 0 <= i < n and units[i].is_sample and units[i].length <= beta:
                     dropped[i] = units[i].text not in title
     return dropped
 
@@ -178,6 +178,14 @@ _NOTICE_RE = re.compile(
     r"|suscr[íi]bete|suscr[íi]base|suscribirse|abonnez-vous|s'abonner|inscrivez-vous)\b",
     re.IGNORECASE,
 )
+# What every match of _NOTICE_RE holds once the text is case-folded (str.casefold): the
+# pattern is tried at every position of a line, the cues are looked for in C, and most
+# lines hold none of them. None has an "i", which re.IGNORECASE also matches as the
+# Turkish İ and ı, whose case folds are not "i".
+_NOTICE_CUES = (
+    "subscr", "gn up", "gn-up", "gnup", "newsletter", "follow us", "comments are moderated", "reserved",
+    "abonn", "folge", "suscr", "vez-vous",
+)  # fmt: skip
 
 
 # The text's tail (tail_lines): after the last kept paragraph of more than
@@ -243,7 +251,7 @@ def empty_headings(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bo
     paragraphs = [
         i
         for i, (unit, text) in enumerate(zip(units, kept))
-        if text and unit.kind in ("p", "text", "list") and text_length(unit.text) > TEXT_PARAGRAPH_CHARS
+        if text and unit.kind in ("p", "text", "list") and unit.length > TEXT_PARAGRAPH_CHARS
     ]
     empty = [False] * len(units)
     if not paragraphs:
@@ -277,18 +285,20 @@ def empty_labels(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool
 
 def is_label(unit: Unit) -> bool:
     """Whether the unit is a label: a short line that ends with a colon (empty_labels)."""
-    text = unit.text.rstrip()
-    return unit.is_sample and text.endswith((":", "：")) and text_length(text) <= LABEL_CHARS
+    return unit.is_sample and unit.text.rstrip().endswith((":", "：")) and unit.length <= LABEL_CHARS
 
 
 def is_see_also(unit: Unit) -> bool:
     """Whether the unit is a see-also line (smooth's ``see_also``)."""
-    return unit.is_sample and text_length(unit.text) <= SEE_ALSO_CHARS and _SEE_ALSO_RE.search(unit.text) is not None
+    return unit.is_sample and unit.length <= SEE_ALSO_CHARS and _SEE_ALSO_RE.search(unit.text) is not None
 
 
 def is_notice(unit: Unit) -> bool:
     """Whether the unit is the site's notice to its reader (smooth's ``notices``)."""
-    return unit.is_sample and text_length(unit.text) <= NOTICE_CHARS and _NOTICE_RE.search(unit.text) is not None
+    if not unit.is_sample or unit.length > NOTICE_CHARS:
+        return False
+    folded = unit.text.casefold()
+    return any(cue in folded for cue in _NOTICE_CUES) and _NOTICE_RE.search(unit.text) is not None
 
 
 def is_credit(unit: Unit) -> bool:
@@ -297,14 +307,13 @@ def is_credit(unit: Unit) -> bool:
     # Every label but © ends with a colon: most lines are passed over on three tests in C.
     if not unit.is_sample or ("©" not in text and ":" not in text and "：" not in text):
         return False
-    length = text_length(text)
-    return (length <= CREDIT_CHARS and _CREDIT_RE.search(text) is not None) or (
-        length <= PICTURE_CREDIT_CHARS and _PICTURE_CREDIT_RE.search(text) is not None
+    return (unit.length <= CREDIT_CHARS and _CREDIT_RE.search(text) is not None) or (
+        unit.length <= PICTURE_CREDIT_CHARS and _PICTURE_CREDIT_RE.search(text) is not None
     )
 
 
 def _in_run(unit: Unit) -> bool:
-    return unit.is_sample and unit.kind == "link" and text_length(unit.text) < LONG_LINE
+    return unit.is_sample and unit.kind == "link" and unit.length < LONG_LINE
 
 
 # A page of items (items): the block holds at least ITEM_LINES lines, under
@@ -329,7 +338,7 @@ def items(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
     block = [i for i, unit in enumerate(units) if unit.region == 0 and unit.is_sample and unit.post >= 0]
     if len(block) < ITEM_LINES:
         return [False] * len(units)
-    lengths = {i: text_length(units[i].text) for i in block}
+    lengths = {i: units[i].length for i in block}
     total = sum(lengths.values())
     prose = sum(length for i, length in lengths.items() if length >= LONG_LINE and units[i].link_ratio <= 0.3)
     taken = sum(length for i, length in lengths.items() if kept[i])

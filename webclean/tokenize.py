@@ -223,7 +223,12 @@ def _is_mark(ch: str) -> bool:
     return unicodedata.category(ch)[0] in "PS"
 
 
-_SENTENCE_SPLIT_RE = re.compile(r"(?<=[。！？；])|(?<=[.!?])(?=\s)")
+# A cut of split_sentences, after the mark matched: 。！？； anywhere, . ! ? before white
+# space. The pattern opens with the marks, so that the text is searched for them in C
+# (a pattern of look-arounds alone is tried at every position).
+_SENTENCE_CUT_RE = re.compile(r"[。！？；]|[.!?](?=\s)")
+# A piece of white space and closing quotes only, which belongs to the sentence before.
+_SENTENCE_TAIL_RE = re.compile(r"[\s" + re.escape("".join(sorted(_CLOSERS))) + r"]*")
 # The sentence ends split_sentences finds, one match each: a cut after 。！？ (not ；), or
 # after . ! ? before white space; and a final mark that is not a cut, before nothing
 # but white space and closers (the last sentence ends like a sentence). The pattern
@@ -239,13 +244,13 @@ def split_sentences(text: str) -> list[str]:
     A sentence keeps its final mark and the cuts lose no character, so joining the
     pieces gives ``text`` back.
     """
-    pieces = [p for p in _SENTENCE_SPLIT_RE.split(text) if p]
+    cuts = [match.end() for match in _SENTENCE_CUT_RE.finditer(text)]
     merged: list[str] = []
-    for piece in pieces:
-        # Whitespace alone, or closing quotes, belong to the sentence before.
-        if merged and (not piece.strip() or all(ch in _CLOSERS or ch.isspace() for ch in piece)):
+    for start, end in zip([0, *cuts], [*cuts, len(text)]):
+        piece = text[start:end]
+        if merged and _SENTENCE_TAIL_RE.fullmatch(piece):
             merged[-1] += piece
-        else:
+        elif piece:
             merged.append(piece)
     return merged
 

@@ -18,6 +18,7 @@ class Unit(NamedTuple):
 
     tag: str
     text: str
+    length: int  # characters other than white space (text.text_length of the text)
     link_ratio: float
     position: float  # m / n among the block's samples; 0 for table cells, which are not samples
     # The line's context, read by method svm's features (the "rich" set) only.
