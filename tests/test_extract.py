@@ -250,6 +250,30 @@ def test_slow_step_times_out(monkeypatch):
     assert "timeout_seconds" in result.error
 
 
+def test_what_a_process_loads_on_its_first_page_does_not_count_against_the_pages_limit(monkeypatch):
+    # A worker's first page loads the packaged model and the language detector's; on a
+    # busy machine that took longer than a tight limit, and the page timed out.
+    extract_module = importlib.import_module("webclean.extract")
+    model_module = importlib.import_module("webclean.model")
+    loads = []
+
+    def slow_language(text, declared):
+        loads.append(1)
+        time.sleep(0.5)
+        return "en"
+
+    def slow_default_model(method="svm"):
+        loads.append(1)
+        time.sleep(0.5)
+        return model_module.load_directory(model_module.MODELS_DIR / method)
+
+    monkeypatch.setattr(extract_module, "page_language", slow_language)
+    monkeypatch.setattr(extract_module, "default_model", slow_default_model)
+    result = extract(ARTICLE_WITH_NOISE, config=Config().with_overrides(["limits.timeout_seconds=0.3"]))
+    assert len(loads) == 2
+    assert result.status == Status.OK and result.lang == "en" and result.text
+
+
 def test_a_drop_down_of_months_does_not_outweigh_the_article():
     # A blog's sidebar: an archive's <select> holds more characters than the post.
     names = "January February March April May June July August September October November December".split()

@@ -57,15 +57,19 @@ def extract(
     if size > config.limits.max_bytes:
         reason = f"{size} bytes is over limits.max_bytes = {config.limits.max_bytes}"
         return Extraction.failed(Status.TOO_LARGE, reason, method=config.method)
+    spec = method(config.method)
+    if spec.model is not None:
+        model = model or default_model(config.method)
+        check_model(model, config)
+    # The page's time limit bounds the page's own work: neither the model nor the
+    # language detector, which a process loads on its first page, counts against it;
+    # language detection reads a bounded prefix of the text.
     try:
         with time_limit(config.limits.timeout_seconds):
-            spec = method(config.method)
-            if spec.model is not None:
-                model = model or default_model(config.method)
-                check_model(model, config)
-            return _with_language(_extract(html, config, spec, model, http_charset, timer), timer)
+            extraction = _extract(html, config, spec, model, http_charset, timer)
     except PageTimeout:
         return Extraction.failed(Status.TIMEOUT, f"over limits.timeout_seconds = {config.limits.timeout_seconds}", method=config.method)
+    return _with_language(extraction, timer)
 
 
 def check_model(model: Model, config: Config) -> None:
