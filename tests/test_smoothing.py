@@ -227,8 +227,7 @@ ITEM_TITLES = [f"Council approves budget for road number {n}" for n in range(ITE
 
 
 def test_items_keep_the_block_of_a_page_whose_decisions_keep_almost_nothing_of_it():
-    units = [line_unit("Home", "link"), *(line_unit(title, "link")._replace(region=0) for title in ITEM_TITLES)]
-    units[0] = units[0]._replace(region=-1)
+    units = [line_unit("Home", "link")._replace(region=-1), *(line_unit(title, "link") for title in ITEM_TITLES)]
     dropped: list[str | None] = [None] * len(units)
     # Every line of the block is taken; the line before it is left to its decision.
     assert items(units, dropped) == [False] + [True] * len(ITEM_TITLES)

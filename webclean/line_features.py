@@ -177,11 +177,18 @@ def rich_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
     ]
 
 
-# A line this long (non-space characters) with few links is a paragraph of prose:
-# the content of a block lies between its first and its last such line.
+# A line this long (non-space characters) with few links (a link ratio of at most
+# PROSE_LINK_RATIO) is a paragraph of prose: the content of a block lies between its
+# first and its last such line.
 LONG_LINE = 100
+PROSE_LINK_RATIO = 0.3
 # Lines up to this far away on either side make a line's window.
 WINDOW = 2
+
+
+def is_prose(length: int, link_ratio: float) -> bool:
+    """Whether a line of this length and link ratio is a paragraph of prose."""
+    return length >= LONG_LINE and link_ratio <= PROSE_LINK_RATIO
 
 
 def line_units(
@@ -203,7 +210,7 @@ def line_units(
         return []
     texts, owners, kinds, ratios, noise, content, groups, lengths, levels = zip(*lines)
     logs = [math.log1p(length) for length in lengths]
-    long_lines = [m for m in range(n) if lengths[m] >= LONG_LINE and ratios[m] <= 0.3]
+    long_lines = [m for m in range(n) if is_prose(lengths[m], ratios[m])]
     first, last = (long_lines[0], long_lines[-1]) if long_lines else (0, n - 1)
     depths = _depths(levels, block)
     main_depth = _main_depth(depths, lengths, ratios)

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from webclean.classifier import SVMParams
 from webclean.features import feature_matrix
 from webclean.lexicon import NoiseLexicon
-from webclean.line_features import LONG_LINE
+from webclean.line_features import LONG_LINE, is_prose
 from webclean.text import text_length
 from webclean.timing import StageTimer, timed
 from webclean.tokenize import cjk_chars
@@ -329,20 +329,18 @@ def items(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
 
     A listing, a collection or a table of contents has the items as its content: a
     title link, a date, a line of summary, each of which the classifier takes for
-    navigation. When the located block holds little prose (lines of LONG_LINE
-    characters or more, with few links) and the decisions keep almost none of its
-    text, the block is such a list: every line of it is kept (a thread's post panels
-    aside). An article's block, which the decisions keep, or whose prose the block
-    holds, is left as it was.
+    navigation. When the located block holds little prose (line_features.is_prose)
+    and the decisions keep almost none of its text, the block is such a list: every
+    line of it is kept (a thread's post panels aside). An article's block, which the
+    decisions keep, or whose prose the block holds, is left as it was.
     """
-    block = [i for i, unit in enumerate(units) if unit.region == 0 and unit.is_sample and unit.post >= 0]
+    # The block's lines, each with its length.
+    block = {i: unit.length for i, unit in enumerate(units) if unit.region == 0 and unit.is_sample and unit.post >= 0}
     if len(block) < ITEM_LINES:
         return [False] * len(units)
-    lengths = {i: units[i].length for i in block}
-    total = sum(lengths.values())
-    prose = sum(length for i, length in lengths.items() if length >= LONG_LINE and units[i].link_ratio <= 0.3)
-    taken = sum(length for i, length in lengths.items() if kept[i])
+    total = sum(block.values())
+    prose = sum(length for i, length in block.items() if is_prose(length, units[i].link_ratio))
+    taken = sum(length for i, length in block.items() if kept[i])
     if not total or prose >= ITEM_PROSE_SHARE * total or taken >= ITEM_KEPT_SHARE * total:
         return [False] * len(units)
-    chosen = set(block)
-    return [i in chosen and not kept[i] for i in range(len(units))]
+    return [i in block and not kept[i] for i in range(len(units))]
