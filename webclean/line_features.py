@@ -259,7 +259,7 @@ def _main_depth(depths: Sequence[int], lengths: Sequence[int], ratios: Sequence[
     """The depth whose lines hold the most text outside links: where the prose sits."""
     text_at: dict[int, int] = {}
     for depth, length, ratio in zip(depths, lengths, ratios):
-        if ratio <= 0.3:
+        if ratio <= PROSE_LINK_RATIO:
             text_at[depth] = text_at.get(depth, 0) + length
     return max(text_at, key=lambda d: (text_at[d], -d)) if text_at else 0
 
