@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import NamedTuple
 
 from lxml import etree
 
@@ -173,26 +174,30 @@ def parse_html(text: str, *, max_depth: int = 400, noscript: bool = False) -> et
     root = _parse(text)
     if root is None:
         return _empty_document()
-    if not noscript and _swallowing_noscript(root):
+    found = _Cleanable.find(root)
+    if not noscript and _swallowing_noscript(found.noscripts):
         text = NOSCRIPT.sub("", text)
         root = _parse(text)
         if root is None:
             return _empty_document()
+        found = _Cleanable.find(root)
     deep = _elements_at_level(root, depth)
     if deep and _elements_at_level(root, MAX_SUPPORTED_DEPTH):
         # libxml2 may have hit its limit and dropped the rest of the page.
         root = _parse(_flatten_markup(text, depth))
         if root is None:
             return _empty_document()
+        found = _Cleanable.find(root)
         deep = _elements_at_level(root, depth)
     # Junk goes before flattening, or its text would be folded into the page's.
-    # Elements of `deep` inside removed junk are detached: flattening them is moot.
-    if noscript:
+    # Elements of `deep` inside removed junk are detached: flattening them is moot, and
+    # so is cleaning the textareas and forms of `found` that went with the junk.
+    if noscript and found.noscripts:
         etree.strip_tags(root, "noscript")
-    _unwrap_swallowing_controls(root)
+    _unwrap_swallowing_controls(found.controls)
     etree.strip_elements(root, *JUNK_TAGS, with_tail=False)
-    _drop_markup_textareas(root)
-    _drop_widget_forms(root)
+    _drop_markup_textareas(found.textareas)
+    _drop_widget_forms(found.forms)  # after the textareas, whose text a form's holds
     _repair_body(root)  # moves head and body children only: levels stay the same
     for element in deep:
         _flatten(element)
@@ -281,8 +286,8 @@ def _empty_document() -> etree._Element:
     return root
 
 
-def _swallowing_noscript(root: etree._Element) -> bool:
-    for element in root.iter("noscript"):
+def _swallowing_noscript(noscripts: list[etree._Element]) -> bool:
+    for element in noscripts:
         for count, _ in enumerate(element.iter(), 1):
             if count > NOSCRIPT_MAX_ELEMENTS:
                 return True
@@ -304,28 +309,46 @@ def _reopen_document(text: str) -> str:
 _MARKUP_RE = re.compile(r"</?[a-zA-Z][a-zA-Z0-9]*[\s/>]")
 
 
-def _drop_markup_textareas(root: etree._Element) -> None:
+class _Cleanable(NamedTuple):
+    """The elements that the cleaning steps look at, each kind in document order."""
+
+    noscripts: list[etree._Element]
+    controls: list[etree._Element]  # of CONTROL_TAGS
+    textareas: list[etree._Element]
+    forms: list[etree._Element]
+
+    @classmethod
+    def find(cls, root: etree._Element) -> _Cleanable:
+        # One walk of the tree in C for all four kinds, instead of a walk for each.
+        found = cls([], [], [], [])
+        kinds = {"noscript": found.noscripts, "textarea": found.textareas, "form": found.forms}
+        for element in root.iter("noscript", "textarea", "form", *CONTROL_TAGS):
+            kinds.get(element.tag, found.controls).append(element)
+        return found
+
+
+def _drop_markup_textareas(textareas: list[etree._Element]) -> None:
     """Remove each ``<textarea>`` whose text is markup: an embed code, a gallery or
     comment template kept there by the site, never text for the reader."""
-    for textarea in list(root.iter("textarea")):
+    for textarea in textareas:
         if _MARKUP_RE.search(textarea.text or ""):
             _drop_keeping_tail(textarea)
 
 
-def _unwrap_swallowing_controls(root: etree._Element) -> None:
+def _unwrap_swallowing_controls(controls: list[etree._Element]) -> None:
     """A control holding the page's boxes (which no control's content model allows:
     a <select> holds options) and more text than a widget becomes a block."""
     swallowing = [
         control
-        for control in root.iter(*CONTROL_TAGS)
+        for control in controls
         if any(True for _ in control.iter(*_PAGE_BOXES)) and _has_visible_chars(control, WIDGET_FORM_MAX_CHARS)
     ]
     for control in swallowing:
         control.tag = "div"  # a block, as the page's boxes inside it are; junk inside it still goes
 
 
-def _drop_widget_forms(root: etree._Element) -> None:
-    for form in list(root.iter("form")):
+def _drop_widget_forms(forms: list[etree._Element]) -> None:
+    for form in forms:
         if not _has_visible_chars(form, WIDGET_FORM_MAX_CHARS):
             _drop_keeping_tail(form)
 
