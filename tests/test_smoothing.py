@@ -136,6 +136,23 @@ def test_every_notice_holds_one_of_the_cues_looked_for_first():
                 assert any(cue in text.casefold() for cue in _NOTICE_CUES), variant
 
 
+def test_every_picture_credit_holds_one_of_the_cues_looked_for_first():
+    from webclean.smoothing import _PICTURE_CREDIT_CUES, _PICTURE_CREDIT_RE
+
+    # Each alternative, in every form re.IGNORECASE matches (as for the notices' cues).
+    forms = (
+        "©", "foto:", "fotos:", "photo:", "photos:", "bild:", "bilder:", "crédito:", "credit:", "credits:",
+        "kuva:", "zdjęcie:", "image:", "imagen:", "Photo :",
+    )  # fmt: skip
+    for label in forms:
+        assert _PICTURE_CREDIT_RE.search(f"A caption. {label} Agency"), label
+        for variant in (label, label.upper(), label.title(), label.replace("s", "ſ"), label.replace("i", "İ"),
+                        label.replace("i", "ı"), label.replace("k", "\u212a")):  # fmt: skip
+            text = f"A caption. {variant} Agency"
+            if _PICTURE_CREDIT_RE.search(text):
+                assert any(cue in text.casefold() for cue in _PICTURE_CREDIT_CUES), variant
+
+
 def test_empty_headings_drop_a_heading_over_nothing_kept_after_the_text():
     prose = "The council met on Monday to discuss the new bridge over the river, and voted to fund it. " * 2
     units = [

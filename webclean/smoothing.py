@@ -48,6 +48,10 @@ PICTURE_CREDIT_CHARS = 200
 _PICTURE_CREDIT_RE = re.compile(
     r"©|\b(?:foto|fotos|photo|photos|bild|bilder|crédito|credit|credits|kuva|zdjęcie|image|imagen)\s*:", re.IGNORECASE
 )
+# What every match of _PICTURE_CREDIT_RE holds once case-folded, as for _NOTICE_CUES
+# (none with an "i"; "ld" stands for bild and bilder): the pattern opens with a word
+# boundary, so it is tried at every position, and most lines with a colon hold no cue.
+_PICTURE_CREDIT_CUES = ("©", "foto", "photo", "ld", "créd", "cred", "kuva", "zdję", "mage")
 # A label: a short line that ends with a colon ("Tags:", "Last modified:", "Release
 # Date:", "Advertisement:"), dropped when the line it labels is (empty_labels).
 LABEL_CHARS = 40
@@ -307,9 +311,12 @@ def is_credit(unit: Unit) -> bool:
     # Every label but © ends with a colon: most lines are passed over on three tests in C.
     if not unit.is_sample or ("©" not in text and ":" not in text and "：" not in text):
         return False
-    return (unit.length <= CREDIT_CHARS and _CREDIT_RE.search(text) is not None) or (
-        unit.length <= PICTURE_CREDIT_CHARS and _PICTURE_CREDIT_RE.search(text) is not None
-    )
+    if unit.length <= CREDIT_CHARS and _CREDIT_RE.search(text) is not None:
+        return True
+    if unit.length > PICTURE_CREDIT_CHARS:
+        return False
+    folded = text.casefold()
+    return any(cue in folded for cue in _PICTURE_CREDIT_CUES) and _PICTURE_CREDIT_RE.search(text) is not None
 
 
 def _in_run(unit: Unit) -> bool:
