@@ -100,6 +100,7 @@ _PSEUDO_PARTS = ["a", "B", "1", "2", "+", "00", "@", ".", ":", "/", "-", " ", "ä
 
 @given(st.lists(st.sampled_from(_PSEUDO_PARTS), max_size=12).map("".join))
 @example("call +1 22 33 now")  # the shortest phone: five digits
+@example("in 2009, +5 or 00 7: call 0049 30 1234 56")  # "+" and "00" with and without a phone
 @example("mail x@y.org or see a.example.COM/x")
 @settings(max_examples=500, deadline=None)
 def test_pseudo_words_are_what_the_whole_pattern_finds(text):

@@ -64,8 +64,10 @@ _PSEUDO_RE = _pseudo_pattern()
 # What each part of the pattern needs: a domain part needs a top-level domain, a URL
 # without one "://" or "www.".
 _DOMAIN_HINT_RE = re.compile(r"\.(?:com|net|org|cn|gov|edu|info|io|de|uk|fr|jp)", re.IGNORECASE)
-# A phone needs "+" or "00" (international), seven digits in a row (Chinese mobile and
-# landline, "(010)12345678") or two groups of three (North American).
+# A phone needs "+" or "00" before a digit (international: not every "+" or year 2000
+# is one), seven digits in a row (Chinese mobile and landline, "(010)12345678") or two
+# groups of three (North American).
+_INTERNATIONAL_HINT_RE = re.compile(r"(?:\+|00)\d")
 _PHONE_HINT_RE = re.compile(r"\d\d\d(?:\d{4}|\)?[\s.-]\d{3})")
 _URL_PREFIX_HINT_RE = re.compile(r"://|www\.", re.IGNORECASE)
 _PSEUDO_BY_GROUP = {"email": EMAIL, "url": URL, "phone": PHONE}
@@ -117,7 +119,8 @@ def split_pseudo_words(text: str) -> tuple[list[str], list[str]]:
     text = nfkc(text)
     email = "@" in text
     domain = _DOMAIN_HINT_RE.search(text) is not None
-    phone = "+" in text or "00" in text or _PHONE_HINT_RE.search(text) is not None
+    international = ("+" in text or "00" in text) and _INTERNATIONAL_HINT_RE.search(text) is not None
+    phone = international or _PHONE_HINT_RE.search(text) is not None
     url = "://" in text or (("w." in text or "W." in text) and _URL_PREFIX_HINT_RE.search(text) is not None)
     if not (email or domain or phone or url):
         return [text], []
