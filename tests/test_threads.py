@@ -144,3 +144,26 @@ def test_a_thread_ends_with_its_last_post():
     from webclean.extract import extract
 
     assert "当前在线" not in extract(_loose_thread(head=head, tail=tail)).text
+
+
+def _records_units(slot_text: str, rest_text: str) -> list:
+    from webclean.line_features import line_units
+
+    records = "".join(
+        f"<div class='rec' id='r{n}'><div class='slot'>{slot_text} {n}</div><div class='rest'>{rest_text} {n}</div></div>"
+        for n in range(3)
+    )
+    root = parse_html(f"<html><body><div id='list'>{records}</div></body></html>")
+    block = root.find(".//div[@id='list']")
+    slots = {e for s in block.iterfind(".//div[@class='slot']") for e in s.iter()}
+    recs = {e for r in block.iterfind("div") for e in r.iter()}
+    return line_units(segment(root.find("body")), block, posts=(slots, recs))
+
+
+def test_records_whose_other_lines_hold_more_prose_than_their_posts_are_no_thread():
+    prose = "This section explains how the request body is built and sent, with every option it takes. " * 2
+    posts = [unit.post for unit in _records_units("Options", prose)]
+    assert posts == [0] * 6  # a manual's sections: every line left to the classifier
+    # The same records with the prose in the posts' texts and a short panel: a thread.
+    posts = [unit.post for unit in _records_units(prose, "Joined 2019")]
+    assert posts == [1, -1] * 3
