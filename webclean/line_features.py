@@ -240,7 +240,7 @@ def line_units(
         span=[-1] * first + [0] * (last - first + 1) + [1] * (n - 1 - last),
         window_length=windows,
         region=repeat(region, n),
-        post=repeat(0, n) if posts is None else _thread_posts(owners, lengths, ratios, *posts),
+        post=repeat(0, n) if posts is None else _thread_posts(owners, lengths, long_lines, *posts),
         groups=groups,
     )
 
@@ -248,25 +248,23 @@ def line_units(
 def _thread_posts(
     owners: Sequence[etree._Element],
     lengths: Sequence[int],
-    ratios: Sequence[float],
+    prose: Sequence[int],
     texts: set[etree._Element],
     records: set[etree._Element],
 ) -> list[int]:
     """Unit.post of each line of a thread's block: a thread ends with its last post.
 
-    Records whose other lines hold more prose (is_prose) than their posts' texts are
-    not a thread's posts but a manual's sections or a shop's cards, alike as posts are:
-    every line is then 0, left to the classifier (docs/experiments/quality-history.md,
-    "Records that are not posts").
+    Records whose other lines hold more text in lines of prose (``prose``: their
+    indices, is_prose) than their posts' texts are not a thread's posts but a manual's
+    sections or a shop's cards, alike as posts are: every line is then 0, left to the
+    classifier (docs/experiments/quality-history.md, "Records that are not posts").
     """
     column = [1 if owner in texts else -1 if owner in records else 0 for owner in owners]
     last = max((i for i, post in enumerate(column) if post), default=len(column) - 1)
     column[last + 1 :] = [-1] * (len(column) - last - 1)
-    prose = {1: 0, -1: 0, 0: 0}
-    for post, length, ratio in zip(column, lengths, ratios):
-        if is_prose(length, ratio):
-            prose[post] += length
-    return [0] * len(column) if prose[-1] > prose[1] else column
+    in_posts = sum(lengths[m] for m in prose if column[m] > 0)
+    in_rest = sum(lengths[m] for m in prose if column[m] < 0)
+    return [0] * len(column) if in_rest > in_posts else column
 
 
 def _main_depth(depths: Sequence[int], lengths: Sequence[int], ratios: Sequence[float]) -> int:
