@@ -99,3 +99,36 @@ def test_a_page_hidden_until_its_scripts_run_is_shown():
     )
     assert drop_hidden(shown) == 1
     assert "reveals" not in " ".join(shown.find("body").itertext())
+
+
+def _texts(markup):
+    return [line.text for line in segment(_body(markup))]
+
+
+_STORY = "<p>" + "The story goes on at length. " * 8 + "</p>"
+
+
+def test_consent_boxes_are_passed_over_with_their_text_but_not_their_tail():
+    texts = _texts(
+        f"<html><body><div class='article'>{_STORY}</div>"
+        "<div id='onetrust-consent-sdk'><div class='ot-pc-content'><p>We use cookies.</p>"
+        "<button>Accept all</button></div></div>after the box"
+        "<div class='cookie-banner'><p>This site uses cookies.</p></div>"
+        "<p>Tail <span class='cmp-consent_notice'>Manage consent</span>end.</p></body></html>"
+    )
+    assert texts == [_STORY[3:-4].strip(), "after the box", "Tail end."]
+
+
+def test_cookie_and_consent_alone_or_as_a_subject_name_no_consent_box():
+    texts = _texts(
+        f"<html><body><article class='post type-post category-cookies tag-consent'>{_STORY}</article>"
+        "<section id='cookies'><p>How this site uses cookies.</p></section>"
+        "<div class='consent'><p>Informed consent, a section.</p></div>"
+        "<div class='trusted-people'><p>What they say.</p></div></body></html>"
+    )
+    assert texts[1:] == ["How this site uses cookies.", "Informed consent, a section.", "What they say."]
+
+
+def test_a_consent_name_on_the_page_s_wrapper_or_body_passes_over_nothing():
+    page = f"<div class='cookie-consent-given'>{_STORY}<p>More of the page.</p></div>"
+    assert _texts(f"<html><body class='has-cookie-banner'>{page}</body></html>")[1:] == ["More of the page."]

@@ -149,13 +149,41 @@ _text_size = etree.XPath("string-length(.)")  # the characters of an element's t
 
 
 @functools.lru_cache(maxsize=8192)
-def _attr_marks(attrs: str) -> tuple[bool, bool, int]:
-    """Whether class and id words name noise, whether they name the article, and the
-    ANCESTOR_GROUPS they name (as bits)."""
+def _attr_marks(attrs: str) -> tuple[bool, bool, int, bool]:
+    """Whether class and id words name noise, whether they name the article, the
+    ANCESTOR_GROUPS they name (as bits), and whether they name a consent box."""
     bits = 0
-    for word in _ATTR_WORD_RE.findall(attrs.lower()):
+    lowered = attrs.lower()
+    for word in _ATTR_WORD_RE.findall(lowered):
         bits |= _WORD_BITS.get(word, 0)
-    return bool(bits & _NOISE_BIT), bool(bits & _CONTENT_BIT), bits & _GROUPS_MASK
+    return bool(bits & _NOISE_BIT), bool(bits & _CONTENT_BIT), bits & _GROUPS_MASK, _names_consent(lowered)
+
+
+# A consent manager's box (a cookie banner, its preference centre, a form's consent
+# box) lies over the page or beside it and is no part of its text: segment passes over
+# an element whose class or id word holds a manager's name, or cookie, consent or GDPR
+# joined to another part ("cookie-banner", "onetrust-consent-sdk"). Alone ("cookies")
+# such a word names a section of a policy page, and after "category-" or "tag-" the
+# subject of a post (WordPress marks its posts so).
+_CONSENT_BRANDS = ("onetrust", "cookiebot", "didomi", "usercentrics", "cookieconsent", "cookielaw")
+_CONSENT_CUES = ("cookie", "consent", "gdpr", *_CONSENT_BRANDS)
+_CONSENT_PART_RE = re.compile(r"[-_](?:cookies?|consent|gdpr)(?![a-z])|(?<![a-z])(?:cookies?|consent|gdpr)[-_]")
+_SUBJECT_PREFIXES = ("category-", "tag-", "tags-", "topic-")
+# An element holding at least this share of the walked container's characters is a
+# wrapper of the page, whatever its names say ("cookies-accepted" on an outer <div>).
+CONSENT_MAX_SHARE = 0.5
+
+
+def _names_consent(names: str) -> bool:
+    """Whether lower-cased class and id words name a consent box."""
+    if not any(cue in names for cue in _CONSENT_CUES):
+        return False
+    for word in names.split():
+        if word.startswith(_SUBJECT_PREFIXES):
+            continue
+        if any(brand in word for brand in _CONSENT_BRANDS) or _CONSENT_PART_RE.search(word):
+            return True
+    return False
 
 
 def segment(container: etree._Element) -> list[Line]:
@@ -189,7 +217,9 @@ def segment(container: etree._Element) -> list[Line]:
     owners: list[tuple[etree._Element, int]] = [(container, base)]
     top = (True, False, False, False, 0)
     state = top
-    for event, el in etree.iterwalk(container, events=("start", "end")):
+    size = 0.0  # the container's characters, counted when a consent box is first met
+    walk = etree.iterwalk(container, events=("start", "end"))
+    for event, el in walk:
         if event == "start":
             tag = el.tag  # a str, or a function for comments and the like: never in the sets
             block = tag in BLOCK_LEVEL or el is container
@@ -205,16 +235,23 @@ def segment(container: etree._Element) -> list[Line]:
             groups = state[4] | _TAG_GROUPS.get(tag, 0)
             attrs = el.get("class")
             name = el.get("id")
+            skip = False
             if attrs is not None or name is not None:
-                named_noise, contenty, named_groups = _attr_marks(f"{attrs or ''} {name or ''}")
+                named_noise, contenty, named_groups, consent = _attr_marks(f"{attrs or ''} {name or ''}")
                 noisy = noisy or named_noise
                 groups |= named_groups
+                if consent and el is not container:
+                    size = size or _text_size(container)
+                    skip = _text_size(el) < CONSENT_MAX_SHARE * size
             if noisy or contenty:
                 noise, content = noisy, contenty
             state = (block, state[1] or tag == "a", noise, content, groups)
             stack.append(state)
             if block:
                 owners.append((el, base + len(stack) - 1))
+            if skip:
+                walk.skip_subtree()  # its end comes next: its tail stays the page's
+                continue
             text = el.text
             if text:
                 pieces.append(text)
