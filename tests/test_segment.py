@@ -70,6 +70,15 @@ def test_hidden_elements_are_dropped_with_their_text_but_not_their_tail():
     assert "".join(root.find("body").itertext()) == "看得见尾巴"
 
 
+def test_a_modal_dialog_is_dropped_as_the_page_loads_it_closed():
+    root = html.document_fromstring(
+        "<html><body><p>The story.</p><div role='dialog' aria-modal='true'><p>Sign in to check out</p></div>"
+        "<div role='dialog' aria-modal='false'><p>Description, in a sheet.</p></div></body></html>"
+    )
+    assert drop_hidden(root) == 1
+    assert " ".join(root.find("body").itertext()) == "The story. Description, in a sheet."
+
+
 def test_class_and_id_words_are_whole_words_or_parts_between_separators():
     from webclean.segment import _attr_marks
 

@@ -102,7 +102,7 @@ class Line(NamedTuple):
 # Elements a browser does not show: the attributes are tested in C, the values here.
 # Found through the attributes, in document order: libxml2 walks to named attributes
 # faster than it tests a predicate on every element.
-_MAYBE_HIDDEN = etree.XPath("//@hidden/.. | //@aria-hidden/.. | //@style/..")
+_MAYBE_HIDDEN = etree.XPath("//@hidden/.. | //@aria-hidden/.. | //@style/.. | //@aria-modal/..")
 
 
 # A page whose hidden elements hold all but this share of its text is shown by its own
@@ -121,6 +121,8 @@ def drop_hidden(root: etree._Element) -> int:
             el.get("hidden") is not None
             or (el.get("aria-hidden") or "").strip().lower() == "true"
             or _HIDDEN_STYLE_RE.search(el.get("style") or "")
+            # A modal dialog: shown over the page once opened, closed as the page loads.
+            or (el.get("aria-modal") or "").strip().lower() == "true"
         )
         and el.tag not in ("html", "body")
     ]
