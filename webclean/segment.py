@@ -194,7 +194,8 @@ def segment(container: etree._Element) -> list[Line]:
     One pass of lxml's iterwalk; a line's pieces are joined when a block element or
     a ``<br>`` ends it. Only the pieces inside links are measured as they come: the
     characters other than white space add up, so the line's own length is measured
-    once, on its joined text.
+    once, on its joined text. A consent manager's box (_names_consent) is passed over,
+    its tail kept, unless it holds CONSENT_MAX_SHARE of the container's characters.
     """
     lines: list[Line] = []
     pieces: list[str] = []
