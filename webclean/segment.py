@@ -172,8 +172,9 @@ _CONSENT_CUES = ("cookie", "consent", "gdpr", *_CONSENT_BRANDS)
 _CONSENT_PART_RE = re.compile(r"[-_](?:cookies?|consent|gdpr)(?![a-z])|(?<![a-z])(?:cookies?|consent|gdpr)[-_]")
 _SUBJECT_PREFIXES = ("category-", "tag-", "tags-", "topic-")
 # An element holding at least this share of the walked container's characters is a
-# wrapper of the page, whatever its names say ("cookies-accepted" on an outer <div>).
-CONSENT_MAX_SHARE = 0.5
+# wrapper of the page, whatever its names say ("cookies-accepted" on an outer <div>,
+# the one <form> of an ASP.NET page): it is walked.
+PASSED_MAX_SHARE = 0.5
 
 
 def _names_consent(names: str) -> bool:
@@ -188,14 +189,23 @@ def _names_consent(names: str) -> bool:
     return False
 
 
+# A form the reader types into (a comment, a search, a sign-up, a login) asks for text
+# and is no part of the page's: segment passes over a <form> holding a <textarea> or an
+# input for an e-mail address, a search or a password. A form without one (a shop's
+# product form, a forum's moderation form, a comment shown in its edit form) holds
+# the page's own text and is walked.
+_takes_entry = etree.XPath("boolean(.//textarea or .//input[@type='email' or @type='search' or @type='password'])")
+
+
 def segment(container: etree._Element) -> list[Line]:
     """The lines of ``container`` in document order (no recursion: an explicit walk).
 
     One pass of lxml's iterwalk; a line's pieces are joined when a block element or
     a ``<br>`` ends it. Only the pieces inside links are measured as they come: the
     characters other than white space add up, so the line's own length is measured
-    once, on its joined text. A consent manager's box (_names_consent) is passed over,
-    its tail kept, unless it holds CONSENT_MAX_SHARE of the container's characters.
+    once, on its joined text. A consent manager's box (_names_consent) and a form the
+    reader types into (_takes_entry) are passed over, their tails kept, unless they hold
+    PASSED_MAX_SHARE of the container's characters.
     """
     lines: list[Line] = []
     pieces: list[str] = []
@@ -220,7 +230,7 @@ def segment(container: etree._Element) -> list[Line]:
     owners: list[tuple[etree._Element, int]] = [(container, base)]
     top = (True, False, False, False, 0)
     state = top
-    size = 0.0  # the container's characters, counted when a consent box is first met
+    size = 0.0  # the container's characters, counted when a box to pass over is first met
     walk = etree.iterwalk(container, events=("start", "end"))
     for event, el in walk:
         if event == "start":
@@ -238,14 +248,16 @@ def segment(container: etree._Element) -> list[Line]:
             groups = state[4] | _TAG_GROUPS.get(tag, 0)
             attrs = el.get("class")
             name = el.get("id")
-            skip = False
+            passed = tag == "form" and _takes_entry(el)
             if attrs is not None or name is not None:
                 named_noise, contenty, named_groups, consent = _attr_marks(f"{attrs or ''} {name or ''}")
                 noisy = noisy or named_noise
                 groups |= named_groups
-                if consent and el is not container:
-                    size = size or _text_size(container)
-                    skip = _text_size(el) < CONSENT_MAX_SHARE * size
+                passed = passed or consent
+            skip = False
+            if passed and el is not container:
+                size = size or _text_size(container)
+                skip = _text_size(el) < PASSED_MAX_SHARE * size
             if noisy or contenty:
                 noise, content = noisy, contenty
             state = (block, state[1] or tag == "a", noise, content, groups)
