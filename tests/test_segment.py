@@ -162,3 +162,18 @@ def test_forms_without_an_entry_or_wrapping_the_page_are_walked():
     # An ASP.NET page: one form holds the whole page, and a search box in it.
     page = f"<form id='aspnetForm'>{_STORY}<p>More of the page.</p><input type='search'></form>"
     assert _texts(f"<html><body>{page}</body></html>")[1:] == ["More of the page."]
+
+
+def test_lines_of_a_footer_are_marked_unless_it_wraps_the_page():
+    lines = segment(_body(
+        f"<html><body><article>{_STORY}<footer><p>Filed under bicycles.</p></footer></article>"
+        "<div role='contentinfo'><p>Contact the editors.</p></div>"
+        "<footer><div><p>About us.</p><form><input type='search'></form></div></footer><p>The end.</p></body></html>"
+    ))
+    assert [(line.text, line.footer) for line in lines][1:] == [
+        ("Filed under bicycles.", True), ("Contact the editors.", True), ("About us.", True), ("The end.", False),
+    ]
+    assert not lines[0].footer
+    # libxml2 leaves an unclosed <footer> open over the rest of the page: a wrapper, walked as text.
+    wrapped = segment(_body(f"<html><body><footer>{_STORY}<p>More of the page.</p></footer></body></html>"))
+    assert not any(line.footer for line in wrapped)

@@ -21,7 +21,7 @@ import numpy as np
 from webclean.classifier import CONTENT, SVMParams
 from webclean.features import FEATURE_SETS, feature_matrix
 from webclean.lexicon import NoiseLexicon
-from webclean.smoothing import ITEM, LINK_RUN, UNSURE_TAIL, apply_passes, items, link_runs, tail_lines
+from webclean.smoothing import FOOTER, ITEM, LINK_RUN, UNSURE_TAIL, apply_passes, items, link_runs, tail_lines
 from webclean.timing import StageTimer, timed
 from webclean.tokenize import split_sentences
 from webclean.units import Unit
@@ -62,7 +62,8 @@ def denoise(
 
     ``smoothing`` names passes of smoothing.smooth over the decisions,
     ``tail_lines`` (smoothing.tail_lines), which asks the classifier again, and
-    ``items`` (smoothing.items), which keeps a page of items' block; ``whole``
+    ``items`` (smoothing.items), which keeps a page of items' block, and ``footers``,
+    which drops the kept lines inside a footer (Unit.footer); ``whole``
     keeps a long unit whole that the noise filter would drop (method svm only; see
     :func:`decide`). ``values``: each sample's decision value as a whole too, at the
     cost of one more classification of the units (``webclean extract --explain``).
@@ -73,7 +74,7 @@ def denoise(
     kept = decide(units, lexicon, svm, beta, feature_set, in_runs, whole, timer)
     # The pass that decided each unit, where one did: its outcome.
     by_pass: list[str | None] = [LINK_RUN if run else None for run in in_runs] if in_runs else [None] * len(units)
-    rest = [name for name in smoothing if name not in ("link_runs", "tail_lines", "items")]
+    rest = [name for name in smoothing if name not in ("link_runs", "tail_lines", "items", "footers")]
     if rest:
         kept, dropped_by = apply_passes(units, kept, beta, rest)
         by_pass = [by or before for before, by in zip(by_pass, dropped_by)]
@@ -85,6 +86,9 @@ def denoise(
         taken = items(units, kept)
         kept = [unit.text if take else text for unit, text, take in zip(units, kept, taken)]
         by_pass = [ITEM if take else by for by, take in zip(by_pass, taken)]
+    if "footers" in smoothing:
+        by_pass = [FOOTER if unit.footer and text is not None else by for unit, text, by in zip(units, kept, by_pass)]
+        kept = [None if unit.footer else text for unit, text in zip(units, kept)]
     scores = unit_values(units, lexicon, svm, feature_set, in_runs, timer) if values else [None] * len(units)
     return [_decision(*each) for each in zip(units, kept, by_pass, scores)]
 

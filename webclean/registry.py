@@ -103,6 +103,7 @@ METHODS: dict[str, MethodSpec] = {
             margins=(None, 0),
             smoothing=(
                 "link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels", "tail_lines", "items",
+                "footers",
             ),
             keep_whole=True,
             trees=True,

@@ -97,6 +97,7 @@ class Line(NamedTuple):
     groups: int  # the ANCESTOR_GROUPS named by the line's ancestors, as bits
     length: int  # characters other than white space (text.text_length of the text)
     level: int  # the owner's ancestors: how deep it sits in the tree
+    footer: bool  # inside a footer (PASSED_MAX_SHARE): the smoothing pass "footers" drops it
 
 
 # Elements a browser does not show: the attributes are tested in C, the values here.
@@ -205,14 +206,15 @@ def segment(container: etree._Element) -> list[Line]:
     characters other than white space add up, so the line's own length is measured
     once, on its joined text. A consent manager's box (_names_consent) and a form the
     reader types into (_takes_entry) are passed over, their tails kept, unless they hold
-    PASSED_MAX_SHARE of the container's characters.
+    PASSED_MAX_SHARE of the container's characters. Lines inside a ``<footer>`` or an
+    element of role ``contentinfo`` under that share are marked (Line.footer).
     """
     lines: list[Line] = []
     pieces: list[str] = []
     linked = 0
     solid = False  # whether a piece of the line has more than white space
 
-    def flush(owner: tuple[etree._Element, int], noise: bool, content: bool, groups: int) -> None:
+    def flush(owner: tuple[etree._Element, int], noise: bool, content: bool, groups: int, footer: bool) -> None:
         nonlocal linked
         text = normalise_space("".join(pieces))
         pieces.clear()
@@ -220,15 +222,15 @@ def segment(container: etree._Element) -> list[Line]:
             length = text_length(text)
             ratio = min(1.0, linked / length)
             element, level = owner
-            lines.append(Line(text, element, _kind(element, ratio), ratio, noise, content, groups, length, level))
+            lines.append(Line(text, element, _kind(element, ratio), ratio, noise, content, groups, length, level, footer))
         linked = 0
 
-    # One entry per open element: (is block, in a link, noise attr, content attr, groups).
-    stack: list[tuple[bool, bool, bool, bool, int]] = []
+    # One entry per open element: (is block, in a link, noise attr, content attr, groups, in a footer).
+    stack: list[tuple[bool, bool, bool, bool, int, bool]] = []
     # The open block elements, each with its level (its ancestors in the whole tree).
     base = sum(1 for _ in container.iterancestors())
     owners: list[tuple[etree._Element, int]] = [(container, base)]
-    top = (True, False, False, False, 0)
+    top = (True, False, False, False, 0, False)
     state = top
     size = 0.0  # the container's characters, counted when a box to pass over is first met
     walk = etree.iterwalk(container, events=("start", "end"))
@@ -238,7 +240,7 @@ def segment(container: etree._Element) -> list[Line]:
             block = tag in BLOCK_LEVEL or el is container
             if block or tag in LINE_BREAKS:
                 if solid:
-                    flush(owners[-1], state[2], state[3], state[4])
+                    flush(owners[-1], state[2], state[3], state[4], state[5])
                     solid = False
                 elif pieces:
                     pieces.clear()
@@ -255,12 +257,14 @@ def segment(container: etree._Element) -> list[Line]:
                 groups |= named_groups
                 passed = passed or consent
             skip = False
-            if passed and el is not container:
+            footer = state[5]
+            if (passed or (not footer and (tag == "footer" or el.get("role") == "contentinfo"))) and el is not container:
                 size = size or _text_size(container)
-                skip = _text_size(el) < PASSED_MAX_SHARE * size
+                below = _text_size(el) < PASSED_MAX_SHARE * size
+                skip, footer = (below, footer) if passed else (False, below)
             if noisy or contenty:
                 noise, content = noisy, contenty
-            state = (block, state[1] or tag == "a", noise, content, groups)
+            state = (block, state[1] or tag == "a", noise, content, groups, footer)
             stack.append(state)
             if block:
                 owners.append((el, base + len(stack) - 1))
@@ -278,7 +282,7 @@ def segment(container: etree._Element) -> list[Line]:
         closed = stack.pop()
         if closed[0]:
             if solid:
-                flush(owners[-1], closed[2], closed[3], closed[4])
+                flush(owners[-1], closed[2], closed[3], closed[4], closed[5])
                 solid = False
             elif pieces:
                 pieces.clear()

@@ -31,9 +31,11 @@ EMPTY_HEADING = "empty heading"  # a heading over nothing kept, dropped (empty_h
 EMPTY_LABEL = "empty label"  # a "Tags:" label whose line is dropped, dropped (empty_labels)
 UNSURE_TAIL = "unsure tail"  # after the text's last paragraph, kept with a decision under 1, dropped (tail_lines)
 ITEM = "item"  # a line of a page of items, kept with the whole block (items)
+FOOTER = "footer"  # a line inside a footer (Unit.footer), dropped whatever was decided (footers)
 
 # The passes of smooth(), in the order they run; denoise runs tail_lines after them,
-# as it asks the classifier again, and items last, as it reads every other decision.
+# as it asks the classifier again, then items, as it reads every other decision, and
+# footers last, which drops a footer's lines whatever kept them.
 SMOOTHING_PASSES = ("link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels")
 # A paragraph of more than this many characters is the text's own (empty_headings).
 TEXT_PARAGRAPH_CHARS = 80
