@@ -21,7 +21,7 @@ import numpy as np
 from webclean.classifier import CONTENT, SVMParams
 from webclean.features import FEATURE_SETS, feature_matrix
 from webclean.lexicon import NoiseLexicon
-from webclean.smoothing import FOOTER, ITEM, LINK_RUN, UNSURE_TAIL, apply_passes, items, link_runs, tail_lines
+from webclean.smoothing import DENOISE_PASSES, FOOTER, ITEM, LINK_RUN, UNSURE_TAIL, apply_passes, items, link_runs, tail_lines
 from webclean.timing import StageTimer, timed
 from webclean.tokenize import split_sentences
 from webclean.units import Unit
@@ -74,7 +74,7 @@ def denoise(
     kept = decide(units, lexicon, svm, beta, feature_set, in_runs, whole, timer)
     # The pass that decided each unit, where one did: its outcome.
     by_pass: list[str | None] = [LINK_RUN if run else None for run in in_runs] if in_runs else [None] * len(units)
-    rest = [name for name in smoothing if name not in ("link_runs", "tail_lines", "items", "footers")]
+    rest = [name for name in smoothing if name != "link_runs" and name not in DENOISE_PASSES]
     if rest:
         kept, dropped_by = apply_passes(units, kept, beta, rest)
         by_pass = [by or before for before, by in zip(by_pass, dropped_by)]

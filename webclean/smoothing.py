@@ -37,6 +37,7 @@ FOOTER = "footer"  # a line inside a footer (Unit.footer), dropped whatever was 
 # as it asks the classifier again, then items, as it reads every other decision, and
 # footers last, which drops a footer's lines whatever kept them.
 SMOOTHING_PASSES = ("link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels")
+DENOISE_PASSES = ("tail_lines", "items", "footers")
 # A paragraph of more than this many characters is the text's own (empty_headings).
 TEXT_PARAGRAPH_CHARS = 80
 # A credit line: a short line that names the story's source or its editor (来源：新华社,
