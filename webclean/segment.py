@@ -233,6 +233,13 @@ def segment(container: etree._Element) -> list[Line]:
     top = (True, False, False, False, 0, False)
     state = top
     size = 0.0  # the container's characters, counted when a box to pass over is first met
+
+    def small(el: etree._Element) -> bool:
+        """Whether ``el`` holds under PASSED_MAX_SHARE of the container's characters."""
+        nonlocal size
+        size = size or _text_size(container)
+        return bool(_text_size(el) < PASSED_MAX_SHARE * size)
+
     walk = etree.iterwalk(container, events=("start", "end"))
     for event, el in walk:
         if event == "start":
@@ -256,12 +263,10 @@ def segment(container: etree._Element) -> list[Line]:
                 noisy = noisy or named_noise
                 groups |= named_groups
                 passed = passed or consent
-            skip = False
+            skip = passed and el is not container and small(el)
             footer = state[5]
-            if (passed or (not footer and (tag == "footer" or el.get("role") == "contentinfo"))) and el is not container:
-                size = size or _text_size(container)
-                below = _text_size(el) < PASSED_MAX_SHARE * size
-                skip, footer = (below, footer) if passed else (False, below)
+            if not (footer or skip) and (tag == "footer" or el.get("role") == "contentinfo") and el is not container:
+                footer = small(el)
             if noisy or contenty:
                 noise, content = noisy, contenty
             state = (block, state[1] or tag == "a", noise, content, groups, footer)
