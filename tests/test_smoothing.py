@@ -106,13 +106,17 @@ def test_notices_drop_the_sites_calls_to_its_reader():
         "Folgen Sie uns auf Twitter",
         "Copyright 2023 Example Television Corp. All rights reserved.",
         "Suscríbete a nuestro boletín",
+        "You need to enable JavaScript to run this app.",
+        "Bitte aktivieren Sie JavaScript und laden Sie die Seite erneut.",
     ]
     units = [line_unit(text) for text in lines]
-    assert smooth(units, list(lines), 40, ("notices",)) == [prose, None, None, None, None, None]
+    assert smooth(units, list(lines), 40, ("notices",)) == [prose] + [None] * 7
     # News prose about subscribers or newsletters is the story's; so is a long paragraph.
     kept = [
         "The streaming service added 2.4 million subscribers in the quarter, more than expected.",
         "Its subscription price rises to $12 in March.",
+        "The framework renders every page in JavaScript, which search engines now run.",
+        "Its active JavaScript community maintains the plug-ins.",
         prose + "Readers can sign up at the library.",
     ]
     assert smooth([line_unit(text) for text in kept], list(kept), 40, ("notices",)) == kept
@@ -126,7 +130,10 @@ def test_every_notice_holds_one_of_the_cues_looked_for_first():
         "subscribe", "sign up", "sign-up", "signup", "newsletter", "newsletters", "follow us", "comments are moderated",
         "all rights reserved", "abonnieren", "abonniere", "newsletter-anmeldung", "folgen sie uns", "folge uns",
         "suscríbete", "suscribete", "suscríbase", "suscribase", "suscribirse", "abonnez-vous", "s'abonner",
-        "inscrivez-vous",
+        "inscrivez-vous", "enable javascript", "turn on your javascript", "activate javascript",
+        "javascript is disabled", "javascript required", "javascript must be enabled",
+        "requires javascript", "need to enable javascript", "javascript aktivieren", "aktivieren sie javascript", "javascript einschalten",
+        "activez le javascript", "activer javascript", "habilite el javascript", "habilitar javascript",
     )  # fmt: skip
     for phrase in forms:
         assert _NOTICE_RE.search(f"Please {phrase} today"), phrase

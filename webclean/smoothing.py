@@ -79,9 +79,10 @@ def smooth(
       also" label (Lesen Sie auch:, VEA TAMBIÉN:, 延伸阅读：) is noise: another story's
       headline;
     - ``notices``: a line of at most NOTICE_CHARS characters that calls the reader to
-      subscribe, sign up or follow, or that states the comments' policy or the rights
-      reserved ("Sign up for our newsletter", "Folgen Sie uns auf Twitter", "All rights
-      reserved"), in the languages of the dev data, is noise: the site's, not the
+      subscribe, sign up or follow, that states the comments' policy or the rights
+      reserved, or that asks for JavaScript ("Sign up for our newsletter", "Folgen Sie
+      uns auf Twitter", "All rights reserved", "You need to enable JavaScript to run
+      this app"), in the languages of the dev data, is noise: the site's, not the
       story's;
     - ``empty_headings``: a kept heading after the text's first kept paragraph of more
       than TEXT_PARAGRAPH_CHARS characters, with nothing kept between it and the next
@@ -176,13 +177,18 @@ _SEE_ALSO_RE = re.compile(
 
 
 # A notice: the site speaking to its reader, not the story: a call to subscribe, sign up
-# or follow, the comments' policy, the rights reserved. Verbs in the forms that call
-# (subscribe, abonnieren), never "subscribers" or "subscription", which news prose uses.
+# or follow, the comments' policy, the rights reserved, or the request to turn JavaScript
+# on, which is all that a page built by its scripts shows without them. Verbs in the
+# forms that call (subscribe, abonnieren), never "subscribers" or "subscription", which
+# news prose uses.
 NOTICE_CHARS = 200
 _NOTICE_RE = re.compile(
     r"\b(?:subscribe|sign[ -]?up|newsletters?|follow us|comments are moderated|all rights reserved"
     r"|abonnieren|abonniere|newsletter-anmeldung|folgen sie uns|folge uns"
-    r"|suscr[íi]bete|suscr[íi]base|suscribirse|abonnez-vous|s'abonner|inscrivez-vous)\b",
+    r"|suscr[íi]bete|suscr[íi]base|suscribirse|abonnez-vous|s'abonner|inscrivez-vous"
+    r"|(?:enable|turn on|activate) (?:your )?javascript|javascript (?:is )?(?:disabled|required|must be enabled)"
+    r"|(?:requires?|need to enable) javascript|javascript (?:aktivieren|einschalten)|aktivieren sie javascript"
+    r"|activ(?:ez|er) (?:le )?javascript|habilit(?:a|e|ar) (?:el )?javascript)\b",
     re.IGNORECASE,
 )
 # What every match of _NOTICE_RE holds once the text is case-folded (str.casefold): the
@@ -191,7 +197,7 @@ _NOTICE_RE = re.compile(
 # Turkish İ and ı, whose case folds are not "i".
 _NOTICE_CUES = (
     "subscr", "gn up", "gn-up", "gnup", "newsletter", "follow us", "comments are moderated", "reserved",
-    "abonn", "folge", "suscr", "vez-vous",
+    "abonn", "folge", "suscr", "vez-vous", "javascr",
 )  # fmt: skip
 
 
