@@ -5,7 +5,18 @@ from scripted import LONG, PARAGRAPH, ValuesByText, line_unit
 
 from webclean.denoise import denoise
 from webclean.features import FEATURE_SETS, FEATURE_WIDTHS
-from webclean.smoothing import FOOTER, ITEM, ITEM_LINES, LONG_LINE, items, link_runs, smooth, tail_lines
+from webclean.smoothing import (
+    FOOTER,
+    ITEM,
+    ITEM_LINES,
+    LONG_LINE,
+    UNSURE_MARGIN,
+    items,
+    link_runs,
+    margin_lines,
+    smooth,
+    tail_lines,
+)
 
 
 def test_link_runs_drop_runs_of_all_link_lines_only():
@@ -56,8 +67,8 @@ def test_method_svm_smooths_link_runs_and_paper_does_not():
 
     assert classifier_spec("paper").smoothing == ()
     assert classifier_spec("svm").smoothing == (
-        "link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels", "tail_lines", "items",
-        "footers",
+        "link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels", "tail_lines",
+        "margin_lines", "items", "footers",
     )  # fmt: skip
 
 def test_credits_drop_short_lines_that_name_a_source_or_an_editor():
@@ -246,6 +257,34 @@ def test_tail_lines_drop_what_the_classifier_is_unsure_of_after_the_texts_last_p
         post = units[2]._replace(post=1)
         assert tail_lines([units[1], post], [PARAGRAPH, post.text], None, scripted, "scripted") == [False, False]
         assert tail_lines(units[2:4], kept[2:4], None, scripted, "scripted") == [False, False]
+
+
+def test_margin_lines_drop_what_the_classifier_is_unsure_of_before_the_block():
+    lines = {
+        "Storm hits the coast": 1.2,
+        "Weather › Storms": 0.1,
+        "By Jane Doe, 3 March": 0.3,
+        "Most read: the bridge reopens": 0.2,
+        "南方，家里没有烘干机，冬天衣服只能晾在阳台。": 0.1,
+        PARAGRAPH: 2.0,
+        "A line of the block the classifier keeps at 0.1": 0.1,
+    }
+    scripted = ValuesByText(lines)
+    units = [line_unit(text)._replace(region=-1) for text in list(lines)[:5]]
+    units += [line_unit(text) for text in list(lines)[5:]]
+    kept = list(lines)
+    kept[3] = None  # dropped by the classifier: stays dropped
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(FEATURE_SETS, "scripted", scripted.row)
+        patch.setitem(FEATURE_WIDTHS, "scripted", 1)
+        # Before the block a kept line needs 0.25 or more, unless it is written in CJK
+        # ideographs; the block's lines keep their decision.
+        assert margin_lines(units, kept, None, scripted, "scripted") == [False, True, False, False, False, False, False]
+        decisions = denoise(units, None, scripted, 40, "scripted", ("margin_lines",))
+        assert [d.text for d in decisions] == [
+            "Storm hits the coast", "", "By Jane Doe, 3 March", "", kept[4], PARAGRAPH, kept[6],
+        ]  # fmt: skip
+        assert decisions[1].outcome == UNSURE_MARGIN
 
 
 ITEM_TITLES = [f"Council approves budget for road number {n}" for n in range(ITEM_LINES + 2)]

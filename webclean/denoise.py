@@ -21,7 +21,19 @@ import numpy as np
 from webclean.classifier import CONTENT, SVMParams
 from webclean.features import FEATURE_SETS, feature_matrix
 from webclean.lexicon import NoiseLexicon
-from webclean.smoothing import DENOISE_PASSES, FOOTER, ITEM, LINK_RUN, UNSURE_TAIL, apply_passes, items, link_runs, tail_lines
+from webclean.smoothing import (
+    DENOISE_PASSES,
+    FOOTER,
+    ITEM,
+    LINK_RUN,
+    UNSURE_MARGIN,
+    UNSURE_TAIL,
+    apply_passes,
+    items,
+    link_runs,
+    margin_lines,
+    tail_lines,
+)
 from webclean.timing import StageTimer, timed
 from webclean.tokenize import split_sentences
 from webclean.units import Unit
@@ -61,7 +73,8 @@ def denoise(
     """What becomes of each unit, in document order; the page's text joins the kept texts.
 
     ``smoothing`` names passes of smoothing.smooth over the decisions,
-    ``tail_lines`` (smoothing.tail_lines), which asks the classifier again, and
+    ``tail_lines`` and ``margin_lines`` (smoothing.tail_lines, smoothing.margin_lines),
+    which ask the classifier again, and
     ``items`` (smoothing.items), which keeps a page of items' block, and ``footers``,
     which drops the kept lines inside a footer (Unit.footer); ``whole``
     keeps a long unit whole that the noise filter would drop (method svm only; see
@@ -78,10 +91,11 @@ def denoise(
     if rest:
         kept, dropped_by = apply_passes(units, kept, beta, rest)
         by_pass = [by or before for before, by in zip(by_pass, dropped_by)]
-    if "tail_lines" in smoothing:
-        unsure = tail_lines(units, kept, lexicon, svm, feature_set, timer)
-        kept = [None if drop else text for text, drop in zip(kept, unsure)]
-        by_pass = [UNSURE_TAIL if drop else by for by, drop in zip(by_pass, unsure)]
+    for name, unsure_of, outcome in (("tail_lines", tail_lines, UNSURE_TAIL), ("margin_lines", margin_lines, UNSURE_MARGIN)):
+        if name in smoothing:
+            unsure = unsure_of(units, kept, lexicon, svm, feature_set, timer)
+            kept = [None if drop else text for text, drop in zip(kept, unsure)]
+            by_pass = [outcome if drop else by for by, drop in zip(by_pass, unsure)]
     if "items" in smoothing:
         taken = items(units, kept)
         kept = [unit.text if take else text for unit, text, take in zip(units, kept, taken)]

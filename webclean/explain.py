@@ -17,13 +17,24 @@ from webclean.extract import check_model, classify_page
 from webclean.model import Model, default_model
 from webclean.registry import method
 from webclean.result import Extraction, Status
-from webclean.smoothing import CREDIT, EMPTY_HEADING, EMPTY_LABEL, FOOTER, ITEM, LINK_RUN, NOTICE, SEE_ALSO, UNSURE_TAIL
+from webclean.smoothing import (
+    CREDIT,
+    EMPTY_HEADING,
+    EMPTY_LABEL,
+    FOOTER,
+    ITEM,
+    LINK_RUN,
+    NOTICE,
+    SEE_ALSO,
+    UNSURE_MARGIN,
+    UNSURE_TAIL,
+)
 from webclean.text import text_length
 
 # The outcomes of a unit (webclean/denoise.py, webclean/smoothing.py), named here too for the callers of explain.
 __all__ = [
     "AS_IS", "CREDIT", "DROPPED", "EMPTY_HEADING", "EMPTY_LABEL", "FOOTER", "ITEM", "KEPT", "LINK_RUN", "NOTICE", "PARTLY_KEPT", "POST",
-    "POST_REST", "SEE_ALSO", "UNSURE_TAIL", "Explanation", "UnitReport", "explain",
+    "POST_REST", "SEE_ALSO", "UNSURE_MARGIN", "UNSURE_TAIL", "Explanation", "UnitReport", "explain",
 ]  # fmt: skip
 
 _REGIONS = {-1: "before", 0: "block", 1: "after"}
@@ -39,7 +50,7 @@ class UnitReport:
     link_ratio: float
     decision: float | None  # the classifier's value for the whole unit; None where not classified
     outcome: str  # KEPT, PARTLY_KEPT, DROPPED, LINK_RUN, POST, POST_REST, CREDIT, SEE_ALSO, NOTICE,
-    # EMPTY_HEADING, EMPTY_LABEL, UNSURE_TAIL, ITEM, FOOTER or AS_IS
+    # EMPTY_HEADING, EMPTY_LABEL, UNSURE_TAIL, UNSURE_MARGIN, ITEM, FOOTER or AS_IS
     kept: str  # what the extraction keeps of it ("" when nothing)
 
 

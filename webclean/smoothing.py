@@ -3,8 +3,9 @@
 The paper decides each tag alone (webclean/denoise.py); the classifier sees one line
 and a little of its context, but main text and noise come in runs, and some lines are
 the site's, not the story's, whatever the classifier says of them. Each pass drops
-lines the classifier kept (:func:`smooth`), and :func:`tail_lines` asks the classifier
-again for the text's tail. Which passes a method runs is its spec's ``smoothing``
+lines the classifier kept (:func:`smooth`), and :func:`tail_lines` and
+:func:`margin_lines` ask the classifier again for the text's tail and for the lines
+before the located block. Which passes a method runs is its spec's ``smoothing``
 (webclean/registry.py); what each brings on sets held out: docs/quality.md, "What the
 method adds to the paper". Each pass names the outcome of a line it drops.
 """
@@ -30,14 +31,15 @@ NOTICE = "notice"  # the site's call to subscribe or follow, or its rights notic
 EMPTY_HEADING = "empty heading"  # a heading over nothing kept, dropped (empty_headings)
 EMPTY_LABEL = "empty label"  # a "Tags:" label whose line is dropped, dropped (empty_labels)
 UNSURE_TAIL = "unsure tail"  # after the text's last paragraph, kept with a decision under 1, dropped (tail_lines)
+UNSURE_MARGIN = "unsure margin"  # before the block, kept with a decision under 0.25, dropped (margin_lines)
 ITEM = "item"  # a line of a page of items, kept with the whole block (items)
 FOOTER = "footer"  # a line inside a footer (Unit.footer), dropped whatever was decided (footers)
 
-# The passes of smooth(), in the order they run; denoise runs tail_lines after them,
-# as it asks the classifier again, then items, as it reads every other decision, and
-# footers last, which drops a footer's lines whatever kept them.
+# The passes of smooth(), in the order they run; denoise runs tail_lines and
+# margin_lines after them, as they ask the classifier again, then items, as it reads
+# every other decision, and footers last, which drops a footer's lines whatever kept them.
 SMOOTHING_PASSES = ("link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels")
-DENOISE_PASSES = ("tail_lines", "items", "footers")
+DENOISE_PASSES = ("tail_lines", "margin_lines", "items", "footers")
 # A paragraph of more than this many characters is the text's own (empty_headings).
 TEXT_PARAGRAPH_CHARS = 80
 # A credit line: a short line that names the story's source or its editor (来源：新华社,
@@ -230,14 +232,56 @@ def tail_lines(
     if last is None:
         return unsure
     tail = [i for i in range(last + 1, len(units)) if kept[i] and units[i].post == 0 and is_spaced(units[i].text)]
-    if tail:
+    return _below(units, tail, TAIL_DECISION, lexicon, svm, feature_set, timer)
+
+
+# The lines before the located block (Unit.region < 0; margin_lines): a kept one mostly
+# outside CJK ideographs stays only with a decision of MARGIN_DECISION or more.
+MARGIN_DECISION = 0.25
+
+
+def margin_lines(
+    units: Sequence[Unit],
+    kept: Sequence[str | None],
+    lexicon: NoiseLexicon,
+    svm: SVMParams,
+    feature_set: str,
+    timer: StageTimer | None = None,
+) -> list[bool]:
+    """Which kept lines before the located block the classifier is not sure enough of.
+
+    Method svm classifies every line before the block, where a headline, a byline and
+    a lead paragraph often sit; so do the site's menus, a teaser's headline, a
+    breadcrumb, a date. The classifier keeps the site's lines there at decisions just
+    above 0 more often than the story's (docs/experiments/quality-history.md, "Lines
+    before the block"). Lines in CJK ideographs are left alone, as in the tail: a
+    question's short Chinese text sits above its answers. The decision is the whole
+    line's, as the classifier gives it.
+    """
+    margin = [i for i, unit in enumerate(units) if kept[i] and unit.region < 0 and is_spaced(unit.text)]
+    return _below(units, margin, MARGIN_DECISION, lexicon, svm, feature_set, timer)
+
+
+def _below(
+    units: Sequence[Unit],
+    indices: Sequence[int],
+    threshold: float,
+    lexicon: NoiseLexicon,
+    svm: SVMParams,
+    feature_set: str,
+    timer: StageTimer | None,
+) -> list[bool]:
+    """Which units are among ``indices`` and have a decision value under ``threshold``,
+    asked of the classifier in one call."""
+    below = [False] * len(units)
+    if indices:
         with timed(timer, "features"):
-            X = feature_matrix([units[i] for i in tail], lexicon, feature_set)
+            X = feature_matrix([units[i] for i in indices], lexicon, feature_set)
         with timed(timer, "classify"):
             values = svm.decision_function(X)
-        for i, value in zip(tail, values):
-            unsure[i] = value < TAIL_DECISION
-    return unsure
+        for i, value in zip(indices, values):
+            below[i] = value < threshold
+    return below
 
 
 def last_paragraph(kept: Sequence[str | None]) -> int | None:
@@ -246,7 +290,7 @@ def last_paragraph(kept: Sequence[str | None]) -> int | None:
 
 
 def is_spaced(text: str) -> bool:
-    """Whether a text is written mostly outside CJK ideographs (tail_lines)."""
+    """Whether a text is written mostly outside CJK ideographs (tail_lines, margin_lines)."""
     return len(cjk_chars(text)) <= TAIL_CJK_SHARE * len(text)
 
 
