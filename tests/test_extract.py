@@ -205,6 +205,28 @@ def test_page_whose_text_is_only_in_noscript_is_read_without_scripts():
     assert extract(with_text).text.count(PARAGRAPHS[0]) == 1
 
 
+def test_page_whose_scripts_show_little_is_read_without_scripts():
+    # Discourse's template: the scripted view is the site's header and "Loading"; the
+    # thread is in <noscript>, for browsers and crawlers without scripts.
+    thread = f"<h1>{HEADING}</h1>" + "".join(f"<div class='post'><p>{p}</p></div>" for p in PARAGRAPHS)
+    page = (
+        "<html><head><title>Night buses return - City Transport Forum</title></head><body>"
+        "<header><h2>City Transport Forum</h2><p>Share and learn with other riders.</p></header>"
+        "<section><div>Loading</div></section>"
+        f"<noscript><div id='main-outlet'>{thread}</div></noscript></body></html>"
+    )
+    result = extract(page)
+    assert result.status == Status.OK
+    assert [line for line in result.text.split("\n") if line in PARAGRAPHS] == PARAGRAPHS
+    # A noscript that shows no more than the scripted view (a request to turn scripts
+    # on) leaves that view as it is.
+    notice = page.replace(f"<div id='main-outlet'>{thread}</div>", "<p>Please enable JavaScript.</p>")
+    notice = notice.replace("<div>Loading</div>", f"<article><p>{PARAGRAPHS[0]}</p></article>")
+    result = extract(notice)
+    assert PARAGRAPHS[0] in result.text
+    assert "JavaScript" not in result.text
+
+
 def test_packaged_model_keeps_paragraphs_as_lines_in_order():
     lines = extract(ARTICLE_WITH_NOISE).text.split("\n")
     assert [line for line in lines if line in PARAGRAPHS] == PARAGRAPHS

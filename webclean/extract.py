@@ -198,15 +198,22 @@ class _Found(Protocol):
 
 _Attempt = TypeVar("_Attempt", bound=_Found)
 _NOSCRIPT_TAG = re.compile(r"<noscript\b", re.I)
+# A page whose scripted view gives under NOSCRIPT_SHORT characters is read again as a
+# browser without scripts shows it, and that view is taken when its text is more than
+# NOSCRIPT_GAIN times as long (docs/method.md, item 15).
+NOSCRIPT_SHORT = 200
+NOSCRIPT_GAIN = 3
 
 
 def _with_noscript(html: str | bytes, attempt: Callable[[bool], _Attempt]) -> _Attempt:
-    """``attempt(noscript=False)``; when that finds no text, the page as a browser without
-    scripts shows it (Blogger's posts are in <noscript>, their script copy inert)."""
+    """``attempt(noscript=False)``; when that finds little or no text, the page as a
+    browser without scripts shows it, if that shows more. Blogger keeps its posts in
+    <noscript> (their script copy inert), Discourse its threads (the scripted view is a
+    header and "Loading")."""
     found = attempt(False)
-    if not found.text and _has_noscript(html):
+    if len(found.text) < NOSCRIPT_SHORT and _has_noscript(html):
         again = attempt(True)
-        if again.text:
+        if len(again.text) > NOSCRIPT_GAIN * len(found.text):
             return again
     return found
 
