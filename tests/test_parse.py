@@ -199,6 +199,23 @@ def test_noscript_content_kept_on_request() -> None:
     assert next(kept.iter("noscript"), None) is None
 
 
+def test_streamed_boxes_are_put_in_their_markers_place() -> None:
+    # React's streamed server rendering: the shell first, with a marker where each
+    # part not yet ready goes (B: a boundary, P: a segment), then the parts in hidden
+    # boxes at the end of the body; its script moves each box into place at once.
+    page = (
+        "<body><header>shell</header><main><template id='B:0'></template>loading"
+        "<template id='P:1'></template></main><footer>foot</footer>"
+        "<div hidden id='S:0'><p>story<template id='B:2'></template></p></div>"
+        "<div hidden id='S:1'>details</div><div hidden id='S:2'> and more</div>"
+        "<div hidden id='S:9'>unplaced</div><div hidden>menu</div>"
+        "<div hidden id='S:3'><template id='B:3'></template>cycle</div>after</body>"
+    )
+    root = parse_html(page)
+    assert body_text(root) == "shellstory and moreloadingdetailsfootunplacedmenucycleafter"
+    assert [box.get("id") for box in root.iter("div") if box.get("hidden") is not None] == ["S:9", None, "S:3"]
+
+
 def test_small_forms_removed_with_tail_kept() -> None:
     page = (
         "<body><div><form action='/search'><input name='q'><button>搜索</button></form>after the form"

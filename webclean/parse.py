@@ -6,6 +6,10 @@ instructions, and then
 - removes elements that never hold main text (:data:`JUNK_TAGS`), keeping the text
   that follows each of them (its tail), and the ``<textarea>`` elements whose text
   is markup (templates and embed codes);
+- puts each box of React's streamed server rendering, ``<div hidden id="S:1">``, in
+  the place of its marker, ``<template id="B:1">`` (or ``"P:1"``), shown, as React's script does
+  at once: what was not ready with the page's first bytes (an article, a product's
+  details) comes in such boxes at the end of the body;
 - removes ``<form>`` elements that hold little text (search boxes, log-ins, sign-ups),
   but keeps the forms that wrap a whole page, as ASP.NET WebForms pages and shop
   product pages do: on the dev data 13 of 1,240 pages have their main text in one;
@@ -194,6 +198,7 @@ def parse_html(text: str, *, max_depth: int = 400, noscript: bool = False) -> et
     # so is cleaning the textareas and forms of `found` that went with the junk.
     if noscript and found.noscripts:
         etree.strip_tags(root, "noscript")
+    _place_streamed_boxes(found.templates, root)
     _unwrap_swallowing_controls(found.controls)
     etree.strip_elements(root, *JUNK_TAGS, with_tail=False)
     _drop_markup_textareas(found.textareas)
@@ -316,15 +321,39 @@ class _Cleanable(NamedTuple):
     controls: list[etree._Element]  # of CONTROL_TAGS
     textareas: list[etree._Element]
     forms: list[etree._Element]
+    templates: list[etree._Element]
 
     @classmethod
     def find(cls, root: etree._Element) -> _Cleanable:
-        # One walk of the tree in C for all four kinds, instead of a walk for each.
-        found = cls([], [], [], [])
-        kinds = {"noscript": found.noscripts, "textarea": found.textareas, "form": found.forms}
-        for element in root.iter("noscript", "textarea", "form", *CONTROL_TAGS):
+        # One walk of the tree in C for all five kinds, instead of a walk for each.
+        found = cls([], [], [], [], [])
+        kinds = {"noscript": found.noscripts, "textarea": found.textareas, "form": found.forms, "template": found.templates}
+        for element in root.iter("noscript", "textarea", "form", "template", *CONTROL_TAGS):
             kinds.get(element.tag, found.controls).append(element)
         return found
+
+
+_STREAMED_BOXES = etree.XPath("//div[@hidden][starts-with(@id, 'S:')]")
+# The marker of a suspended boundary (B:), and of a postponed segment (P:).
+_STREAMED_MARKERS = ("B:", "P:")
+
+
+def _place_streamed_boxes(templates: list[etree._Element], root: etree._Element) -> None:
+    """Move each streamed box (``<div hidden id="S:n">``) to its marker's place
+    (``<template id="B:n">`` or ``"P:n"``, which goes with the junk), no longer hidden; a box in
+    its marker's place may hold the next marker. A box without a marker stays hidden."""
+    markers = [template for template in templates if (template.get("id") or "")[:2] in _STREAMED_MARKERS]
+    if not markers:
+        return
+    boxes = {box.get("id")[2:]: box for box in _STREAMED_BOXES(root)}
+    for marker in markers:
+        box = boxes.pop(marker.get("id")[2:], None)
+        if box is None or any(ancestor is box for ancestor in marker.iterancestors()):
+            continue
+        _drop_keeping_tail(box)
+        box.tail = None
+        del box.attrib["hidden"]
+        marker.addprevious(box)
 
 
 def _drop_markup_textareas(textareas: list[etree._Element]) -> None:
