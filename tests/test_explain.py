@@ -16,6 +16,7 @@ from webclean.explain import (
     CREDIT,
     DROPPED,
     EMPTY_LABEL,
+    FURNITURE,
     KEPT,
     LINK_RUN,
     NOTICE,
@@ -156,7 +157,8 @@ def test_the_command_prints_a_table_or_json(capsys):
     assert main(["extract", "--explain", "--json", str(BLOG), str(BLOG)]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert len(rows) == 2 and rows[0]["source_file"] == str(BLOG)
-    assert {unit["outcome"] for unit in rows[0]["units"]} == {KEPT, DROPPED, LINK_RUN}
+    # The post's "Previous post / Next post" links are a <nav>: the page's furniture.
+    assert {unit["outcome"] for unit in rows[0]["units"]} == {KEPT, DROPPED, LINK_RUN, FURNITURE}
     assert main(["extract", "--explain", "--method", "blocks", str(BLOG)]) == 2
 
 

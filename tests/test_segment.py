@@ -111,6 +111,7 @@ def _texts(markup):
 
 
 _STORY = "<p>" + "The story goes on at length. " * 8 + "</p>"
+_STORY_TEXT = ("The story goes on at length. " * 8).strip()
 
 
 def test_consent_boxes_are_passed_over_with_their_text_but_not_their_tail():
@@ -161,16 +162,21 @@ def test_a_form_wrapping_the_page_is_walked():
     assert _texts(f"<html><body>{page}</body></html>")[1:] == ["More of the page."]
 
 
-def test_lines_of_a_footer_are_marked_unless_it_wraps_the_page():
+def test_lines_of_a_footer_or_a_navigation_are_marked_unless_it_wraps_the_page():
     lines = segment(_body(
-        f"<html><body><article>{_STORY}<footer><p>Filed under bicycles.</p></footer></article>"
-        "<div role='contentinfo'><p>Contact the editors.</p></div>"
+        "<html><body><nav><p>Guitars</p><div><p>Solidbody Guitars Hollowbody Guitars</p></div></nav>"
+        f"<article>{_STORY}<footer><p>Filed under bicycles.</p></footer></article>"
+        "<div role='contentinfo'><p>Contact the editors.</p></div><ul role='navigation'><li>Basses</li></ul>"
         "<footer><div><p>About us.</p><form><input type='search'></form></div></footer><p>The end.</p></body></html>"
     ))
-    assert [(line.text, line.footer) for line in lines][1:] == [
-        ("Filed under bicycles.", True), ("Contact the editors.", True), ("About us.", True), ("The end.", False),
+    assert [(line.text, line.furniture) for line in lines if line.text != _STORY_TEXT] == [
+        ("Guitars", True), ("Solidbody Guitars Hollowbody Guitars", True),
+        ("Filed under bicycles.", True), ("Contact the editors.", True), ("Basses", True), ("About us.", True),
+        ("The end.", False),
     ]
-    assert not lines[0].footer
-    # libxml2 leaves an unclosed <footer> open over the rest of the page: a wrapper, walked as text.
-    wrapped = segment(_body(f"<html><body><footer>{_STORY}<p>More of the page.</p></footer></body></html>"))
-    assert not any(line.footer for line in wrapped)
+    assert not next(line for line in lines if line.text == _STORY_TEXT).furniture
+    # libxml2 leaves an unclosed <footer> or <nav> open over the rest of the page: a
+    # wrapper, walked as text.
+    for tag in ("footer", "nav"):
+        wrapped = segment(_body(f"<html><body><{tag}>{_STORY}<p>More of the page.</p></{tag}></body></html>"))
+        assert not any(line.furniture for line in wrapped)

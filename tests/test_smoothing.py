@@ -6,7 +6,7 @@ from scripted import LONG, PARAGRAPH, ValuesByText, line_unit
 from webclean.denoise import denoise
 from webclean.features import FEATURE_SETS, FEATURE_WIDTHS
 from webclean.smoothing import (
-    FOOTER,
+    FURNITURE,
     ITEM,
     ITEM_LINES,
     LONG_LINE,
@@ -68,7 +68,7 @@ def test_method_svm_smooths_link_runs_and_paper_does_not():
     assert classifier_spec("paper").smoothing == ()
     assert classifier_spec("svm").smoothing == (
         "link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels", "tail_lines",
-        "margin_lines", "items", "footers",
+        "margin_lines", "items", "furniture",
     )  # fmt: skip
 
 def test_credits_drop_short_lines_that_name_a_source_or_an_editor():
@@ -327,15 +327,15 @@ def test_denoise_names_the_lines_a_page_of_items_keeps():
     assert {d.outcome for d in decisions} == {ITEM}
 
 
-def test_footers_drop_the_kept_lines_of_a_footer_whatever_kept_them():
+def test_furniture_drops_the_kept_lines_of_a_footer_whatever_kept_them():
     about = "We are a small team writing about bicycles and the roads they ride on since 2005."
-    units = [line_unit(LONG), line_unit(about)._replace(footer=True), line_unit("Home", "link")._replace(footer=True)]
+    units = [line_unit(LONG), line_unit(about)._replace(furniture=True), line_unit("Home", "link")._replace(furniture=True)]
     scripted = ValuesByText({LONG: 2.0, about: 1.5, "Home": -1.0})
     with pytest.MonkeyPatch.context() as patch:
         patch.setitem(FEATURE_SETS, "scripted", scripted.row)
         patch.setitem(FEATURE_WIDTHS, "scripted", 1)
         before = denoise(units, None, scripted, 40, "scripted", ())
-        decisions = denoise(units, None, scripted, 40, "scripted", ("footers",))
+        decisions = denoise(units, None, scripted, 40, "scripted", ("furniture",))
     assert [d.text for d in before] == [LONG, about, ""]
     # The line the classifier kept is the pass's; the one it dropped stays its own.
-    assert [(d.text, d.outcome) for d in decisions] == [(LONG, "kept"), ("", FOOTER), ("", "dropped")]
+    assert [(d.text, d.outcome) for d in decisions] == [(LONG, "kept"), ("", FURNITURE), ("", "dropped")]

@@ -23,7 +23,7 @@ from webclean.features import FEATURE_SETS, feature_matrix
 from webclean.lexicon import NoiseLexicon
 from webclean.smoothing import (
     DENOISE_PASSES,
-    FOOTER,
+    FURNITURE,
     ITEM,
     LINK_RUN,
     UNSURE_MARGIN,
@@ -75,8 +75,8 @@ def denoise(
     ``smoothing`` names passes of smoothing.smooth over the decisions,
     ``tail_lines`` and ``margin_lines`` (smoothing.tail_lines, smoothing.margin_lines),
     which ask the classifier again, and
-    ``items`` (smoothing.items), which keeps a page of items' block, and ``footers``,
-    which drops the kept lines inside a footer (Unit.footer); ``whole``
+    ``items`` (smoothing.items), which keeps a page of items' block, and ``furniture``,
+    which drops the kept lines inside a footer or a navigation (Unit.furniture); ``whole``
     keeps a long unit whole that the noise filter would drop (method svm only; see
     :func:`decide`). ``values``: each sample's decision value as a whole too, at the
     cost of one more classification of the units (``webclean extract --explain``).
@@ -100,9 +100,9 @@ def denoise(
         taken = items(units, kept)
         kept = [unit.text if take else text for unit, text, take in zip(units, kept, taken)]
         by_pass = [ITEM if take else by for by, take in zip(by_pass, taken)]
-    if "footers" in smoothing:
-        by_pass = [FOOTER if unit.footer and text is not None else by for unit, text, by in zip(units, kept, by_pass)]
-        kept = [None if unit.footer else text for unit, text in zip(units, kept)]
+    if "furniture" in smoothing:
+        by_pass = [FURNITURE if unit.furniture and text is not None else by for unit, text, by in zip(units, kept, by_pass)]
+        kept = [None if unit.furniture else text for unit, text in zip(units, kept)]
     scores = unit_values(units, lexicon, svm, feature_set, in_runs, timer) if values else [None] * len(units)
     return [_decision(*each) for each in zip(units, kept, by_pass, scores)]
 

@@ -208,7 +208,7 @@ def line_units(
     n = len(lines)
     if not n:
         return []
-    texts, owners, kinds, ratios, noise, content, groups, lengths, levels, footers = zip(*lines)
+    texts, owners, kinds, ratios, noise, content, groups, lengths, levels, furniture = zip(*lines)
     logs = [math.log1p(length) for length in lengths]
     long_lines = [m for m in range(n) if is_prose(lengths[m], ratios[m])]
     first, last = (long_lines[0], long_lines[-1]) if long_lines else (0, n - 1)
@@ -242,7 +242,7 @@ def line_units(
         region=repeat(region, n),
         post=repeat(0, n) if posts is None else _thread_posts(owners, lengths, long_lines, *posts),
         groups=groups,
-        footer=footers,
+        furniture=furniture,
     )
 
 

@@ -103,7 +103,7 @@ METHODS: dict[str, MethodSpec] = {
             margins=(None, 0),
             smoothing=(
                 "link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels", "tail_lines",
-                "margin_lines", "items", "footers",
+                "margin_lines", "items", "furniture",
             ),
             keep_whole=True,
             trees=True,

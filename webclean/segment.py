@@ -24,6 +24,10 @@ LIST_ITEMS = frozenset({"li", "dd", "dt"})
 CELLS = frozenset({"td", "th"})
 # Landmarks that never hold an article's text.
 NOISE_TAGS = frozenset({"nav", "aside", "footer", "menu"})
+# The page's furniture: its footer and its navigation, by tag or by ARIA role. A line
+# inside one that holds under PASSED_MAX_SHARE of the page is marked (Line.furniture).
+FURNITURE_TAGS = frozenset({"footer", "nav"})
+FURNITURE_ROLES = frozenset({"contentinfo", "navigation"})
 
 # Words of class and id values, matched as whole words or word parts between - and _
 # (a digit may follow: "comment2"), in any case.
@@ -97,7 +101,7 @@ class Line(NamedTuple):
     groups: int  # the ANCESTOR_GROUPS named by the line's ancestors, as bits
     length: int  # characters other than white space (text.text_length of the text)
     level: int  # the owner's ancestors: how deep it sits in the tree
-    footer: bool  # inside a footer (PASSED_MAX_SHARE): the smoothing pass "footers" drops it
+    furniture: bool  # inside a footer or a navigation (FURNITURE_TAGS): the smoothing pass "furniture" drops it
 
 
 # Elements a browser does not show: the attributes are tested in C, the values here.
@@ -206,15 +210,16 @@ def segment(container: etree._Element) -> list[Line]:
     characters other than white space add up, so the line's own length is measured
     once, on its joined text. A consent manager's box (_names_consent) and a form the
     reader types into (_takes_entry) are passed over, their tails kept, unless they hold
-    PASSED_MAX_SHARE of the container's characters. Lines inside a ``<footer>`` or an
-    element of role ``contentinfo`` under that share are marked (Line.footer).
+    PASSED_MAX_SHARE of the container's characters. Lines inside a ``<footer>``, a ``<nav>``
+    or an element of role ``contentinfo`` or ``navigation`` under that share are marked
+    (Line.furniture).
     """
     lines: list[Line] = []
     pieces: list[str] = []
     linked = 0
     solid = False  # whether a piece of the line has more than white space
 
-    def flush(owner: tuple[etree._Element, int], noise: bool, content: bool, groups: int, footer: bool) -> None:
+    def flush(owner: tuple[etree._Element, int], noise: bool, content: bool, groups: int, furniture: bool) -> None:
         nonlocal linked
         text = normalise_space("".join(pieces))
         pieces.clear()
@@ -222,10 +227,10 @@ def segment(container: etree._Element) -> list[Line]:
             length = text_length(text)
             ratio = min(1.0, linked / length)
             element, level = owner
-            lines.append(Line(text, element, _kind(element, ratio), ratio, noise, content, groups, length, level, footer))
+            lines.append(Line(text, element, _kind(element, ratio), ratio, noise, content, groups, length, level, furniture))
         linked = 0
 
-    # One entry per open element: (is block, in a link, noise attr, content attr, groups, in a footer).
+    # One entry per open element: (is block, in a link, noise attr, content attr, groups, in furniture).
     stack: list[tuple[bool, bool, bool, bool, int, bool]] = []
     # The open block elements, each with its level (its ancestors in the whole tree).
     base = sum(1 for _ in container.iterancestors())
@@ -264,12 +269,12 @@ def segment(container: etree._Element) -> list[Line]:
                 groups |= named_groups
                 passed = passed or consent
             skip = passed and el is not container and small(el)
-            footer = state[5]
-            if not (footer or skip) and (tag == "footer" or el.get("role") == "contentinfo") and el is not container:
-                footer = small(el)
+            furniture = state[5]
+            if not (furniture or skip) and (tag in FURNITURE_TAGS or el.get("role") in FURNITURE_ROLES) and el is not container:
+                furniture = small(el)
             if noisy or contenty:
                 noise, content = noisy, contenty
-            state = (block, state[1] or tag == "a", noise, content, groups, footer)
+            state = (block, state[1] or tag == "a", noise, content, groups, furniture)
             stack.append(state)
             if block:
                 owners.append((el, base + len(stack) - 1))

@@ -43,9 +43,10 @@ class Unit(NamedTuple):
     post: int = 0
     # The segment.ANCESTOR_GROUPS its ancestors name, as bits (the "rich" features).
     groups: int = 0
-    # Inside the page's footer, or an article's (segment.Line.footer). Not a feature:
-    # the smoothing pass "footers" drops such a line wherever the classifier keeps it.
-    footer: bool = False
+    # Inside the page's footer or navigation, or an article's footer
+    # (segment.Line.furniture). Not a feature: the smoothing pass "furniture" drops such
+    # a line wherever the classifier keeps it.
+    furniture: bool = False
 
     @property
     def is_sample(self) -> bool:
