@@ -167,11 +167,13 @@ def test_lines_of_a_footer_or_a_navigation_are_marked_unless_it_wraps_the_page()
         "<html><body><nav><p>Guitars</p><div><p>Solidbody Guitars Hollowbody Guitars</p></div></nav>"
         f"<article>{_STORY}<footer><p>Filed under bicycles.</p></footer></article>"
         "<div role='contentinfo'><p>Contact the editors.</p></div><ul role='navigation'><li>Basses</li></ul>"
+        "<div role='banner'><p>Spoke and Chain</p></div>"
         "<footer><div><p>About us.</p><form><input type='search'></form></div></footer><p>The end.</p></body></html>"
     ))
     assert [(line.text, line.furniture) for line in lines if line.text != _STORY_TEXT] == [
         ("Guitars", True), ("Solidbody Guitars Hollowbody Guitars", True),
-        ("Filed under bicycles.", True), ("Contact the editors.", True), ("Basses", True), ("About us.", True),
+        ("Filed under bicycles.", True), ("Contact the editors.", True), ("Basses", True), ("Spoke and Chain", True),
+        ("About us.", True),
         ("The end.", False),
     ]
     assert not next(line for line in lines if line.text == _STORY_TEXT).furniture

@@ -24,10 +24,12 @@ LIST_ITEMS = frozenset({"li", "dd", "dt"})
 CELLS = frozenset({"td", "th"})
 # Landmarks that never hold an article's text.
 NOISE_TAGS = frozenset({"nav", "aside", "footer", "menu"})
-# The page's furniture: its footer and its navigation, by tag or by ARIA role. A line
-# inside one that holds under PASSED_MAX_SHARE of the page is marked (Line.furniture).
+# The page's furniture: its footer and its navigation, by tag or by ARIA role, and its
+# banner (the site's header; by role only: an article's <header> holds its headline).
+# A line inside one that holds under PASSED_MAX_SHARE of the page is marked
+# (Line.furniture).
 FURNITURE_TAGS = frozenset({"footer", "nav"})
-FURNITURE_ROLES = frozenset({"contentinfo", "navigation"})
+FURNITURE_ROLES = frozenset({"contentinfo", "navigation", "banner"})
 
 # Words of class and id values, matched as whole words or word parts between - and _
 # (a digit may follow: "comment2"), in any case.
@@ -210,9 +212,9 @@ def segment(container: etree._Element) -> list[Line]:
     characters other than white space add up, so the line's own length is measured
     once, on its joined text. A consent manager's box (_names_consent) and a form the
     reader types into (_takes_entry) are passed over, their tails kept, unless they hold
-    PASSED_MAX_SHARE of the container's characters. Lines inside a ``<footer>``, a ``<nav>``
-    or an element of role ``contentinfo`` or ``navigation`` under that share are marked
-    (Line.furniture).
+    PASSED_MAX_SHARE of the container's characters. Lines inside a ``<footer>``, a
+    ``<nav>`` or an element of role ``contentinfo``, ``navigation`` or ``banner`` under
+    that share are marked (Line.furniture).
     """
     lines: list[Line] = []
     pieces: list[str] = []
