@@ -76,7 +76,8 @@ def denoise(
     ``tail_lines`` and ``margin_lines`` (smoothing.tail_lines, smoothing.margin_lines),
     which ask the classifier again, and
     ``items`` (smoothing.items), which keeps a page of items' block, and ``furniture``,
-    which drops the kept lines inside a footer or a navigation (Unit.furniture); ``whole``
+    which drops the kept lines inside the page's footer, navigation or banner
+    (Unit.furniture); ``whole``
     keeps a long unit whole that the noise filter would drop (method svm only; see
     :func:`decide`). ``values``: each sample's decision value as a whole too, at the
     cost of one more classification of the units (``webclean extract --explain``).

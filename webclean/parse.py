@@ -7,9 +7,9 @@ instructions, and then
   that follows each of them (its tail), and the ``<textarea>`` elements whose text
   is markup (templates and embed codes);
 - puts each box of React's streamed server rendering, ``<div hidden id="S:1">``, in
-  the place of its marker, ``<template id="B:1">`` (or ``"P:1"``), shown, as React's script does
-  at once: what was not ready with the page's first bytes (an article, a product's
-  details) comes in such boxes at the end of the body;
+  the place of its marker, ``<template id="B:1">`` (or ``"P:1"``), shown, as React's
+  script does at once: what was not ready with the page's first bytes (an article, a
+  product's details) comes in such boxes at the end of the body;
 - removes ``<form>`` elements that hold little text (search boxes, log-ins, sign-ups),
   but keeps the forms that wrap a whole page, as ASP.NET WebForms pages and shop
   product pages do: on the dev data 13 of 1,240 pages have their main text in one;
@@ -340,8 +340,9 @@ _STREAMED_MARKERS = ("B:", "P:")
 
 def _place_streamed_boxes(templates: list[etree._Element], root: etree._Element) -> None:
     """Move each streamed box (``<div hidden id="S:n">``) to its marker's place
-    (``<template id="B:n">`` or ``"P:n"``, which goes with the junk), no longer hidden; a box in
-    its marker's place may hold the next marker. A box without a marker stays hidden."""
+    (``<template id="B:n">`` or ``"P:n"``, which goes with the junk), no longer hidden;
+    a box in its marker's place may hold the next marker. A box without a marker stays
+    hidden."""
     markers = [template for template in templates if (template.get("id") or "")[:2] in _STREAMED_MARKERS]
     if not markers:
         return

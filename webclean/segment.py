@@ -103,7 +103,7 @@ class Line(NamedTuple):
     groups: int  # the ANCESTOR_GROUPS named by the line's ancestors, as bits
     length: int  # characters other than white space (text.text_length of the text)
     level: int  # the owner's ancestors: how deep it sits in the tree
-    furniture: bool  # inside a footer or a navigation (FURNITURE_TAGS): the smoothing pass "furniture" drops it
+    furniture: bool  # inside a footer, a navigation or a banner (FURNITURE_TAGS, FURNITURE_ROLES): the pass "furniture" drops it
 
 
 # Elements a browser does not show: the attributes are tested in C, the values here.

@@ -33,11 +33,11 @@ EMPTY_LABEL = "empty label"  # a "Tags:" label whose line is dropped, dropped (e
 UNSURE_TAIL = "unsure tail"  # after the text's last paragraph, kept with a decision under 1, dropped (tail_lines)
 UNSURE_MARGIN = "unsure margin"  # before the block, kept with a decision under 0.25, dropped (margin_lines)
 ITEM = "item"  # a line of a page of items, kept with the whole block (items)
-FURNITURE = "furniture"  # a line inside a footer or a navigation (Unit.furniture), dropped whatever was decided
+FURNITURE = "furniture"  # a line of the page's footer, navigation or banner (Unit.furniture), dropped whatever was decided
 
 # The passes of smooth(), in the order they run; denoise runs tail_lines and
 # margin_lines after them, as they ask the classifier again, then items, as it reads
-# every other decision, and furniture last, which drops a footer's or a navigation's lines whatever kept them.
+# every other decision, and furniture last, which drops the lines of a footer, a navigation or a banner whatever kept them.
 SMOOTHING_PASSES = ("link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels")
 DENOISE_PASSES = ("tail_lines", "margin_lines", "items", "furniture")
 # A paragraph of more than this many characters is the text's own (empty_headings).
