@@ -135,10 +135,11 @@ def _boxes_alike(winner: etree._Element, block: etree._Element, total: dict[etre
     classes = (winner.get("class") or "").strip()
     if not classes:
         return None
+    # Only elements that hold counted text can count: those of ``total``, far fewer than the page's.
     boxes = [
         el
-        for el in winner.getroottree().iter(winner.tag)
-        if el is not winner and total.get(el, 0) >= _ALIKE_CHARS and (el.get("class") or "").strip() == classes
+        for el, chars in total.items()
+        if chars >= _ALIKE_CHARS and el.tag == winner.tag and el is not winner and (el.get("class") or "").strip() == classes
     ]
     inside = set(boxes)
     inside.add(winner)
