@@ -1,6 +1,5 @@
 """Method svm's Step 1 (webclean/region.py): the block found among the page's lines, its growth, its margins."""
 
-from webclean import region
 from webclean.config import Config
 from webclean.extract import locate_units
 from webclean.parse import parse_html
@@ -47,42 +46,6 @@ def test_block_stops_beside_a_caption_when_little_text_follows():
 
 def test_block_stops_beside_more_than_a_caption():
     assert _sectioned_block(beside=90, sections=4) == "lead"
-
-
-def _question_and_answers(answer_chars: int) -> str:
-    """The block Step 1 finds on a question page: the question's text and each answer's
-    in a box of one class, with the voting panel, the author's card and comments between."""
-    comment = f"<li>{'c' * 60} – <a href='/u/2'>commenter</a></li>"
-
-    def post(kind: str, chars: int) -> str:
-        return (
-            f"<div class='{kind}'><div class='votes'><a href='/up'>Up</a> 12 <a href='/down'>Down</a></div>"
-            f"<div class='cell'><div class='post-body'><p>{'q' * (chars // 2)} {'w' * (chars // 2)}.</p></div>"
-            f"<div class='card'>asked by <a href='/u/1'>someone with a long name</a> on the fourth of January 2024</div>"
-            f"<ul class='comments'>{comment * 2}</ul></div></div>"
-        )
-
-    answers = "".join(post("answer", answer_chars) for _ in range(2))
-    markup = (
-        "<html><body><div id='nav'><a href='/'>Home</a> <a href='/q'>Questions</a></div><div id='mainbar'>"
-        f"<div id='question'>{post('question', 800)}</div><div id='answers'>{answers}</div></div>"
-        "<div id='footer'>All rights reserved</div></body></html>"
-    )
-    root = parse_html(markup)
-    block = locate_region(segment(root.find("body")), root, 0.3, frozenset({"div", "body"}), ascend_gain=0.25)
-    return block.element.get("id") or block.element.get("class")
-
-
-def test_block_grows_over_boxes_alike_to_its_own(monkeypatch):
-    # The answers hold their text in boxes of the question's class: the block is the
-    # question and its answers; without the growth over boxes alike, the question.
-    assert _question_and_answers(400) == "mainbar"
-    monkeypatch.setattr(region, "_ALIKE_SHARE", 100.0)
-    assert _question_and_answers(400) == "post-body"
-
-
-def test_block_stays_when_the_boxes_alike_hold_little():
-    assert _question_and_answers(100) == "post-body"  # answers under 150 characters each
 
 
 def test_improved_method_finds_text_without_p():

@@ -6,9 +6,7 @@ The paper's Step 1 (webclean/locate.py) scores the ``<p>``s of each ``<div>``. H
 ``section``, ``body`` …); and the winner grows into its parent while the parent's
 siblings add more than ``ascend_gain`` times its own counted text, so a text split
 over sibling blocks (one ``<div>`` per paragraph, paragraphs broken up by ad slots) is
-taken whole. A forum thread is taken as its posts (webclean/threads.py). A text held
-in boxes alike (a question and its answers, an article's sections each in a box of the
-same class) is taken whole too (:func:`_boxes_alike`).
+taken whole. A forum thread is taken as its posts (webclean/threads.py).
 """
 
 from __future__ import annotations
@@ -77,9 +75,6 @@ def _grow(best: etree._Element, total: dict[etree._Element, int], ascend_gain: f
             best = node = above
     if thread is None:
         thread = posts_within(winner, best, total)
-    if thread is None:
-        grown = _boxes_alike(winner, best, total)
-        best = best if grown is None else grown
     records, slots = thread or ((), ())
     return Block(best, best.getroottree().getpath(best), total[best], records, slots)
 
@@ -112,45 +107,3 @@ def _continued(
     if total[above] >= _CONTINUED * total[best] and total.get(below, 0) - total[best] <= _BESIDE:
         return above
     return None
-
-
-# A box alike to the winning one counts when it holds at least this many characters of
-# counted text, and the boxes alike hold at least this share of the winner's text.
-_ALIKE_CHARS = 150
-_ALIKE_SHARE = 0.5
-
-
-def _boxes_alike(winner: etree._Element, block: etree._Element, total: dict[etree._Element, int]) -> etree._Element | None:
-    """The ancestor to grow into that holds the boxes alike to the winning one, or None.
-
-    A question and its answers (Stack Exchange's ``<div class="s-prose js-post-body">``),
-    or an article's sections each in its box, hold their text in elements of one tag
-    and class that are not siblings: the panels, comments and pictures between them
-    stop the block's growth at the winner. When other elements of the winner's tag and
-    class, outside it and each holding at least _ALIKE_CHARS of counted text, hold
-    together at least _ALIKE_SHARE of the winner's, the block grows into their lowest
-    common ancestor with it, short of ``<body>``; the classifier then decides what
-    lies between them (docs/quality.md, "What the method adds to the paper").
-    """
-    classes = (winner.get("class") or "").strip()
-    if not classes:
-        return None
-    # Only elements that hold counted text can count: those of ``total``, far fewer than the page's.
-    boxes = [
-        el
-        for el, chars in total.items()
-        if chars >= _ALIKE_CHARS and el.tag == winner.tag and el is not winner and (el.get("class") or "").strip() == classes
-    ]
-    inside = set(boxes)
-    inside.add(winner)
-    boxes = [el for el in boxes if not any(a in inside for a in el.iterancestors()) and winner not in el.iterancestors()]
-    if sum(total[el] for el in boxes) < _ALIKE_SHARE * total[winner]:
-        return None
-    lineage = list(winner.iterancestors())
-    for box in boxes:
-        theirs = set(box.iterancestors())
-        lineage = lineage[next(i for i, a in enumerate(lineage) if a in theirs) :]
-    common = lineage[0]
-    if common.tag in ("html", "body") or common not in set(block.iterancestors()):
-        return None
-    return common
