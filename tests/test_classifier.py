@@ -115,6 +115,25 @@ def test_fit_trees_learns_and_is_deterministic():
     assert (weighted.decision_function(X_test) > first.decision_function(X_test)).mean() > 0.9
 
 
+def test_fit_trees_stops_early_on_the_rows_held_out():
+    from webclean.classifier import EARLY_STOPPING_ROWS
+
+    X, y = _noisy(n=EARLY_STOPPING_ROWS + 2000)
+    held_out = np.zeros(len(X), dtype=bool)
+    held_out[::10] = True
+    first = fit_trees(X, y, trees=200, leaves=7, random_state=3, held_out=held_out)
+    # The rows held out named, the seed draws nothing: another gives the same trees,
+    # where it draws another tenth of its own.
+    second = fit_trees(X, y, trees=200, leaves=7, random_state=4, held_out=held_out)
+    for name, array in first.arrays().items():
+        np.testing.assert_array_equal(array, second.arrays()[name])
+    drawn = [fit_trees(X, y, trees=200, leaves=7, random_state=seed).arrays() for seed in (3, 4)]
+    assert any(not np.array_equal(drawn[0][name], drawn[1][name]) for name in drawn[0])
+    assert len(first.roots) < 200  # early stopping ended it
+    X_test, y_test = _noisy(seed=2, n=200)
+    assert ((first.decision_function(X_test) > 0) == y_test).mean() > 0.8
+
+
 def test_svm_with_trees_adds_their_weighted_log_odds():
     from dataclasses import replace
 

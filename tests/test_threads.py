@@ -167,3 +167,26 @@ def test_records_whose_other_lines_hold_more_prose_than_their_posts_are_no_threa
     # The same records with the prose in the posts' texts and a short panel: a thread.
     posts = [unit.post for unit in _records_units(prose, "Joined 2019")]
     assert posts == [1, -1] * 3
+
+
+def test_a_ranked_list_whose_titles_are_links_is_no_thread():
+    # A news aggregator's rows: alike as posts are, but each row's only counted text is
+    # its rank, the title, its site and its age being links. Taken for posts, the ranks
+    # were kept and the titles dropped as the records' rest.
+    def row(number: int) -> str:
+        return (
+            f"<tr class='athing submission' id='{4500 + number}'><td class='title'><span class='rank'>{number}.</span></td>"
+            f"<td><img src='s.gif'></td><td class='title'><span class='titleline'><a href='/item{number}'>Startup {number} "
+            f"is hiring engineers to build tools</a><span class='sitebit'> (<a href='/from{number}'>site{number}.com</a>)"
+            f"</span></span></td></tr><tr><td colspan='2'></td><td class='subtext'><a href='/age{number}'>{number} days ago"
+            "</a></td></tr><tr class='spacer'></tr>"
+        )
+
+    markup = (
+        "<html><body><center><table><tr><td><a href='/'>Hacker News</a> <a href='/new'>new</a></td></tr><tr><td>"
+        "<div>These are jobs at startups. See more at <a href='/jobs'>the jobs board of all our startups</a>.</div>"
+        "<table>" + "".join(row(n) for n in range(1, 13)) + "</table></td></tr></table></center></body></html>"
+    )
+    block, units = locate_units(parse_html(markup), Config(method="svm"))
+    assert block.slots == ()
+    assert not any(u.post for u in units)  # each line goes to the classifier

@@ -15,7 +15,7 @@ from webclean.extract import extract, locate_units
 from webclean.gold import MIXED
 from webclean.model import save_model
 from webclean.parse import parse_html
-from webclean.sampling import page_weights
+from webclean.sampling import held_out_rows, keyed_sample, page_weights, unit_keys
 from webclean.training import choose_sample, fit_classifier, label_page, train
 
 METHODS = ("svm", "paper")
@@ -202,6 +202,53 @@ def test_the_weighted_sample_holds_more_of_the_short_pages():
     assert (pages[weighted] > 0).sum() > (pages[uniform] > 0).sum()
     # Without pages, or for method paper's balanced sample, the weights play no part.
     assert np.array_equal(choose_sample(labels, config), choose_sample(labels, config.with_overrides(["classifier.page_power=0"])))
+
+
+def test_unit_keys_are_fixed_by_page_text_and_seed():
+    texts = ["Home", "A long paragraph of the story.", "Home"]
+    keys = unit_keys("set", "page-1", texts, seed=0)
+    assert np.array_equal(keys, unit_keys("set", "page-1", texts, seed=0))
+    assert ((keys > 0) & (keys < 1)).all()
+    assert len(set(keys)) == 3  # the second "Home" is another unit
+    # A unit keeps its key when lines are added after it, not when the seed or page differs.
+    assert unit_keys("set", "page-1", [*texts, "More"], seed=0)[:3].tolist() == keys.tolist()
+    assert not np.intersect1d(keys, unit_keys("set", "page-1", texts, seed=1)).size
+    assert not np.intersect1d(keys, unit_keys("set", "page-2", texts, seed=0)).size
+
+
+def test_the_keyed_sample_keeps_its_draw_when_units_are_added():
+    rng = np.random.default_rng(0)
+    labels = np.where(rng.random(3000) < 0.7, CONTENT, NOISE)
+    labels[::50] = MIXED
+    keys = rng.random(3000)
+    before = keyed_sample(labels[:2000], 300, keys[:2000])
+    after = keyed_sample(labels, 300, keys)
+    assert len(before) == len(after) == 300
+    assert MIXED not in labels[after]
+    # Units added can only take the place of units drawn before; none of the old units
+    # left out comes in.
+    assert set(after[after < 2000]) <= set(before)
+    # About two thirds of the draw are old units, all of them drawn before.
+    assert len(set(after) & set(before)) > 0.5 * 300
+
+
+def test_the_keyed_sample_draws_by_weight():
+    labels = np.full(2000, CONTENT)
+    weights = np.where(np.arange(2000) < 1000, 3.0, 1.0)
+    chosen = keyed_sample(labels, 200, np.random.default_rng(1).random(2000), weights)
+    heavy = (chosen < 1000).sum()
+    assert 130 < heavy < 170  # about 3 / 4 of the draws
+    weights[:1000] = 0.0  # a unit of weight 0 is never drawn
+    assert (keyed_sample(labels, 200, np.random.default_rng(1).random(2000), weights) >= 1000).all()
+
+
+def test_the_trees_hold_out_a_tenth_of_the_units_apart_from_the_sample():
+    labels = np.full(20000, CONTENT)
+    keys = np.random.default_rng(2).random(20000)
+    held_out = held_out_rows(keys)
+    assert 0.09 < held_out.mean() < 0.11
+    chosen = keyed_sample(labels, 2000, keys)
+    assert 0.07 < held_out[chosen].mean() < 0.13  # the SVM's sample is no more held out than the rest
 
 
 def test_pages_without_gold_are_trained_on_and_not_scored():

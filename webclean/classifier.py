@@ -269,6 +269,11 @@ class TreeEnsemble:
         )
 
 
+# scikit-learn's HistGradientBoostingClassifier stops early (early_stopping="auto") on
+# more rows than this.
+EARLY_STOPPING_ROWS = 10_000
+
+
 def fit_trees(
     X: np.ndarray,
     y: np.ndarray,
@@ -278,16 +283,28 @@ def fit_trees(
     rate: float = 0.2,
     random_state: int = 0,
     depth: int = 4,
+    held_out: np.ndarray | None = None,
 ) -> TreeEnsemble:
     """Gradient-boosted trees on the rows X (scikit-learn's HistGradientBoostingClassifier,
     its early stopping on a tenth of the rows when they are many), as arrays; ``depth``
-    0 leaves a tree's levels unlimited (only ``leaves`` bounds it)."""
+    0 leaves a tree's levels unlimited (only ``leaves`` bounds it).
+
+    ``held_out`` (a boolean per row) names the rows early stopping scores, in place of a
+    tenth drawn by position, so that a row more or less does not redraw them; it is
+    used where scikit-learn would stop early (more than EARLY_STOPPING_ROWS rows).
+    """
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     model = HistGradientBoostingClassifier(
         max_iter=trees, max_leaf_nodes=leaves, max_depth=depth or None, learning_rate=rate, random_state=random_state
     )
-    model.fit(np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.int64), sample_weight=sample_weight)
+    X, y = np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.int64)
+    if held_out is None or len(X) <= EARLY_STOPPING_ROWS or held_out.all() or not held_out.any():
+        model.fit(X, y, sample_weight=sample_weight)
+    else:
+        fit, val = ~held_out, held_out
+        weight, weight_val = (None, None) if sample_weight is None else (sample_weight[fit], sample_weight[val])
+        model.fit(X[fit], y[fit], sample_weight=weight, X_val=X[val], y_val=y[val], sample_weight_val=weight_val)
     return TreeEnsemble.from_sklearn(model)
 
 

@@ -7,6 +7,9 @@ units in their classes' own proportion, pages weighted (a departure, see
 
 from __future__ import annotations
 
+import hashlib
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -57,6 +60,50 @@ def natural_sample(
         return np.sort(rng.choice(labelled, size, replace=False))
     chosen = weights[labelled]
     return np.sort(rng.choice(labelled, size, replace=False, p=chosen / chosen.sum()))
+
+
+def unit_keys(source: str, page_id: str, texts: Iterable[str], seed: int) -> np.ndarray:
+    """A number in (0, 1) for each unit of a page, fixed by its set, its page, its text
+    (and which occurrence of that text it is on the page) and the seed.
+
+    :func:`keyed_sample` draws by these keys, so a unit's chance of being drawn does
+    not depend on the other units: pages that a change leaves alone keep their draw.
+    """
+    seen: Counter[str] = Counter()
+    values = []
+    for text in texts:
+        seen[text] += 1
+        name = f"{seed}\0{source}\0{page_id}\0{seen[text]}\0{text}".encode("utf-8", "surrogatepass")
+        values.append(int.from_bytes(hashlib.blake2b(name, digest_size=8).digest(), "big"))
+    keys = (np.asarray(values, dtype=np.uint64) >> np.uint64(11)).astype(np.float64)
+    return (keys + 0.5) * 2.0**-53
+
+
+def keyed_sample(labels: np.ndarray, size: int, keys: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+    """Indices of up to ``size`` labelled samples, drawn without replacement with
+    probability by ``weights`` (uniform if None): the ``size`` largest of
+    log(key) / weight (Efraimidis and Spirakis, 2006), ``keys`` as :func:`unit_keys`
+    makes them. Method svm's sample; unlike :func:`natural_sample`, adding or removing
+    units leaves the draw of the others as it was.
+    """
+    labelled = labels != MIXED
+    if weights is not None:
+        labelled &= weights > 0
+    candidates = np.flatnonzero(labelled)
+    size = min(size, len(candidates))
+    if size == 0:
+        return candidates
+    w = np.ones(len(candidates)) if weights is None else weights[candidates]
+    scores = np.log(keys[candidates]) / w
+    top = np.argpartition(-scores, size - 1)[:size]
+    return np.sort(candidates[top])
+
+
+def held_out_rows(keys: np.ndarray, share: float = 0.1) -> np.ndarray:
+    """Which units, by their keys (:func:`unit_keys`), the boosted trees' early stopping
+    scores: about ``share`` of them, chosen by the keys' low digits, so that the choice
+    does not follow :func:`keyed_sample`'s, which the keys' size decides."""
+    return (keys * 1024.0) % 1.0 < share
 
 
 def page_weights(labels: np.ndarray, pages: np.ndarray, sets: np.ndarray, power: float) -> np.ndarray:

@@ -21,6 +21,8 @@ from lxml import etree
 _RECORD_DEPTH = 12
 # So many records alike make a list of them.
 _RECORDS = 3
+# A list's rank number ("1.", "#2", "3)"): rows whose "post" is one are a ranked list.
+_RANK_RE = re.compile(r"[#№]?\d+[.):]?")
 _DIGITS_RE = re.compile(r"\d+")
 
 # A thread's records, and in each the element that holds its post's text.
@@ -128,7 +130,7 @@ def loose_thread(winner: etree._Element, element: etree._Element, total: dict[et
         return None
     steps = _steps(winner, element, _first_class)
     pairs = [(record, slot) for record in alike if (slot := _follow(record, steps, _first_class)) is not None]
-    if len(pairs) < _RECORDS:
+    if len(pairs) < _RECORDS or not _hold_posts([slot for _, slot in pairs]):
         return None
     if 2 * sum(total.get(slot, 0) for _, slot in pairs) < sum(total.get(record, 0) for record in alike):
         return None
@@ -169,8 +171,16 @@ def _slots(best: etree._Element, records: tuple[etree._Element, ...]) -> tuple[e
     """In each record, the element reached from it by the tags and classes that lead from
     the winning post's record down to ``best``: each post's text.
     Empty when fewer than _RECORDS records have one: records alike outside and not
-    within (a page's sections) are not a thread's posts."""
+    within (a page's sections) are not a thread's posts; nor are rows whose "posts"
+    are a list's rank numbers (:func:`_hold_posts`)."""
     record = next(r for r in records if r is best or r in best.iterancestors())
     steps = _steps(best, record, _class_string)
     found = [slot for r in records if (slot := _follow(r, steps, _class_string)) is not None]
-    return tuple(found) if len(found) >= _RECORDS else ()
+    return tuple(found) if len(found) >= _RECORDS and _hold_posts(found) else ()
+
+
+def _hold_posts(slots: list[etree._Element]) -> bool:
+    """Whether the ``slots`` hold posts: not when most of them hold a rank number only,
+    the counted text of a ranked list whose titles are links (a news aggregator's)."""
+    ranks = sum(1 for slot in slots if _RANK_RE.fullmatch("".join(slot.itertext()).strip()))
+    return 2 * ranks <= len(slots)

@@ -29,7 +29,7 @@ from webclean.lexicon import NoiseLexicon, TermCounts, build_lexicon
 from webclean.model import Model
 from webclean.parse import ParseError, parse_html
 from webclean.registry import classifier_spec, method
-from webclean.sampling import TrainReport, balanced_sample, natural_sample, page_weights
+from webclean.sampling import TrainReport, balanced_sample, held_out_rows, keyed_sample, page_weights, unit_keys
 from webclean.tokenize import special_marks, words
 from webclean.units import Unit
 
@@ -114,15 +114,23 @@ def train_labelled(
     labelled: list[LabelledUnit] = []
     pages_of: list[int] = []
     sets: list[str] = []
+    drawn_by: list[np.ndarray] = []  # each page's sample keys
     for number, result in enumerate(pages):
         report.pages += 1
         report.pages_with_block += result.block_found
         labelled.extend(result.units)
         pages_of.extend([number] * len(result.units))
         sets.extend([result.source] * len(result.units))
+        drawn_by.append(sample_keys(result, config))
     lexicon = build_lexicon(count_terms(labelled), config.lexicon)
-    model, report = fit_on_units(labelled, lexicon, config, report, np.asarray(pages_of), np.asarray(sets))
+    keys = np.concatenate(drawn_by) if drawn_by else np.zeros(0)
+    model, report = fit_on_units(labelled, lexicon, config, report, np.asarray(pages_of), np.asarray(sets), keys)
     return with_metadata(model, report, sources), report
+
+
+def sample_keys(page: LabelledPage, config: Config) -> np.ndarray:
+    """The keys by which the units of ``page`` are drawn into the sample (sampling.unit_keys)."""
+    return unit_keys(page.source, page.page_id, [u.unit.text for u in page.units], config.classifier.random_state)
 
 
 def fit_on_units(
@@ -132,13 +140,14 @@ def fit_on_units(
     report: TrainReport,
     pages: np.ndarray | None = None,
     sets: np.ndarray | None = None,
+    keys: np.ndarray | None = None,
 ) -> tuple[Model, TrainReport]:
     """Balance the labelled units, compute their features, fit the SVM (and the trees)."""
     labels = np.asarray([u.label for u in labelled], dtype=np.int64)
-    chosen = choose_sample(labels, config, pages, sets)
+    chosen = choose_sample(labels, config, pages, sets, keys)
     needed = training_units(labels, chosen, config)
     X = feature_matrix([labelled[i].unit for i in needed], lexicon, classifier_spec(config.method).feature_set)
-    return fit_sample(X, labels, chosen, lexicon, config, report, needed, pages, sets)
+    return fit_sample(X, labels, chosen, lexicon, config, report, needed, pages, sets, keys)
 
 
 def _unit_weights(labels: np.ndarray, pages: np.ndarray | None, sets: np.ndarray | None, power: float) -> np.ndarray | None:
@@ -150,12 +159,17 @@ def _unit_weights(labels: np.ndarray, pages: np.ndarray | None, sets: np.ndarray
 
 
 def choose_sample(
-    labels: np.ndarray, config: Config, pages: np.ndarray | None = None, sets: np.ndarray | None = None
+    labels: np.ndarray,
+    config: Config,
+    pages: np.ndarray | None = None,
+    sets: np.ndarray | None = None,
+    keys: np.ndarray | None = None,
 ) -> np.ndarray:
     """Sorted indices of the training sample among all ``labels`` (Step 3), fixed by the seed.
 
     ``pages`` and ``sets`` give each unit's page (any key) and the page's source: with
-    them, method svm's sample weighs pages as :func:`page_weights` says.
+    them, method svm's sample weighs pages as :func:`page_weights` says. ``keys`` (one
+    per unit, :func:`sample_keys`) fix each unit's draw; without them the seed draws them.
     """
     per_class, seed = config.classifier.samples_per_class, config.classifier.random_state
     power = config.classifier.page_power
@@ -164,7 +178,9 @@ def choose_sample(
     else:
         # Departure (method svm): content lines outnumber noise lines several times in a
         # block, and a 1:1 sample teaches the SVM a prior that drops too much content.
-        chosen = natural_sample(labels, 2 * per_class, seed, _unit_weights(labels, pages, sets, power))
+        if keys is None:
+            keys = np.random.default_rng(seed).random(len(labels))
+        chosen = keyed_sample(labels, 2 * per_class, keys, _unit_weights(labels, pages, sets, power))
     if len(chosen) < 2 * config.classifier.folds:
         content, noise = int((labels == CONTENT).sum()), int((labels == NOISE).sum())
         raise DataError(f"too few labelled units to train: {content} content, {noise} noise")
@@ -191,12 +207,14 @@ def fit_sample(
     units: np.ndarray | None = None,
     pages: np.ndarray | None = None,
     sets: np.ndarray | None = None,
+    keys: np.ndarray | None = None,
 ) -> tuple[Model, TrainReport]:
     """Fit the SVM on the sample ``chosen`` and fill in the report; ``X`` holds the
     feature rows of ``units`` (by default ``chosen``), as :func:`training_units` says.
 
     Method svm also fits boosted trees on every labelled unit, weighted as its sample
-    is drawn (``pages``, ``sets``: :func:`page_weights`), and adds their log-odds to
+    is drawn (``pages``, ``sets``: :func:`page_weights`; ``keys``, as :func:`choose_sample`
+    takes them, also choose the rows their early stopping scores), and adds their log-odds to
     the SVM's decision value (docs/experiments/quality-history.md, #60): the SVM learns from a sample of
     5,000 lines, which the kernel's cost limits; trees learn from all of them.
 
@@ -218,7 +236,10 @@ def fit_sample(
         weights = _unit_weights(labels, pages, sets, c.page_power)
         if weights is not None:
             weights = weights[units]
-        trees = fit_trees(X, labels[units], weights, c.trees, c.tree_leaves, c.tree_rate, c.random_state, c.tree_depth)
+        held_out = None if keys is None else held_out_rows(keys[units])
+        trees = fit_trees(
+            X, labels[units], weights, c.trees, c.tree_leaves, c.tree_rate, c.random_state, c.tree_depth, held_out
+        )
         params = replace(params, trees=trees, tree_weight=c.tree_weight)
         report.tree_rows = len(units)
         report.trees = len(trees.roots)

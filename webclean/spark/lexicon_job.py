@@ -111,7 +111,7 @@ def rebuild_lexicon(
             fitted, report = fit_on_spark(labelled, lexicon, config)
             svm, trained_on = fitted.svm, list(sources)
         else:
-            report = _kept_classifier_report(label_index(labelled).report(), model.metadata.get("report", {}), lexicon)
+            report = _kept_classifier_report(label_index(labelled, config).report(), model.metadata.get("report", {}), lexicon)
             svm, trained_on = model.svm, list(model.metadata.get("trained_on", []))
     finally:
         labelled.unpersist()

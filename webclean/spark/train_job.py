@@ -42,6 +42,7 @@ from webclean.training import (
     choose_sample,
     fit_sample,
     label_page,
+    sample_keys,
     training_units,
     with_metadata,
 )
@@ -149,6 +150,7 @@ class LabelIndex:
     labels: np.ndarray
     pages_with_block: int
     sources: list[str] = field(default_factory=list)  # of each page
+    draws: np.ndarray | None = None  # each unit's sample key (training.sample_keys), in read order
 
     def unit_pages(self) -> tuple[np.ndarray, np.ndarray]:
         """Each unit's page (its number in read order) and the page's source."""
@@ -175,22 +177,26 @@ class LabelIndex:
         )
 
 
-def _page_labels(item: tuple[PageKey, LabelledPage]) -> tuple[PageKey, bool, bytes, str]:
+def _page_labels(item: tuple[PageKey, LabelledPage], config: Config) -> tuple[PageKey, bool, bytes, str, bytes]:
     key, page = item
-    return key, page.block_found, np.asarray([u.label for u in page.units], dtype=np.int8).tobytes(), page.source
+    labels = np.asarray([u.label for u in page.units], dtype=np.int8).tobytes()
+    return key, page.block_found, labels, page.source, sample_keys(page, config).tobytes()
 
 
-def label_index(labelled: RDD) -> LabelIndex:
-    """Collect one byte per unit: the driver draws the sample from all the labels, as train does."""
-    rows = sorted(labelled.map(_page_labels).collect(), key=lambda row: row[0])
-    per_page = [np.frombuffer(labels, dtype=np.int8) for _, _, labels, _ in rows]
+def label_index(labelled: RDD, config: Config) -> LabelIndex:
+    """Collect one byte per unit and its sample key: the driver draws the sample from
+    all the labels, as train does."""
+    rows = sorted(labelled.map(partial(_page_labels, config=config)).collect(), key=lambda row: row[0])
+    per_page = [np.frombuffer(labels, dtype=np.int8) for _, _, labels, _, _ in rows]
     sizes = np.asarray([len(p) for p in per_page], dtype=np.int64)
+    draws = [np.frombuffer(keys, dtype=np.float64) for *_, keys in rows]
     return LabelIndex(
-        keys=[key for key, _, _, _ in rows],
+        keys=[key for key, *_ in rows],
         starts=np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64) if rows else np.zeros(0, np.int64),
         labels=np.concatenate(per_page).astype(np.int64) if per_page else np.zeros(0, np.int64),
-        pages_with_block=sum(found for _, found, _, _ in rows),
-        sources=[source for _, _, _, source in rows],
+        pages_with_block=sum(found for _, found, *_ in rows),
+        sources=[source for _, _, _, source, _ in rows],
+        draws=np.concatenate(draws) if draws else np.zeros(0),
     )
 
 
@@ -222,13 +228,13 @@ def sample_matrix(
 
 def fit_on_spark(labelled: RDD, lexicon: NoiseLexicon, config: Config) -> tuple[Model, TrainReport]:
     """training.fit_on_units with the feature rows computed in executors."""
-    index = label_index(labelled)
+    index = label_index(labelled, config)
     pages, sets = index.unit_pages()
-    chosen = choose_sample(index.labels, config, pages, sets)
+    chosen = choose_sample(index.labels, config, pages, sets, index.draws)
     units = training_units(index.labels, chosen, config)
     X = sample_matrix(labelled, index, units, lexicon, classifier_spec(config.method).feature_set)
     log.info("train: %d units labelled, features of %d, the SVM on %d", len(index.labels), len(units), len(chosen))
-    return fit_sample(X, index.labels, chosen, lexicon, config, index.report(), units, pages, sets)
+    return fit_sample(X, index.labels, chosen, lexicon, config, index.report(), units, pages, sets, index.draws)
 
 
 def train_on_spark(
