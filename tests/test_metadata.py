@@ -115,3 +115,21 @@ def test_the_source_is_the_first_short_line_with_a_label_else_a_meta():
     lines = ["新闻", prose, "Via the wire", "来源：新华社 编辑：李四", "Source: Reuters"]
     assert page_metadata(root, headline="", lines=lines).source == "新华社"
     assert page_metadata(root, headline="", lines=lines[:3]).source == "Site"
+
+
+@pytest.mark.parametrize(
+    ("head", "body", "story"),
+    [
+        ("<meta property='og:type' content='article'>", "<ul><li>Item</li></ul>", True),
+        ("<meta name='og:type' content=' News '>", "", True),
+        ("<meta property='og:type' content='website'>", "<ul class='product-grid'><li>Item</li></ul>", False),
+        ("", "<div id='comments'><p>Nice.</p></div>", True),
+        ("", "<section class='post-footer comment-list'></section>", True),
+        ("", "<div id='respond'><form></form></div>", True),
+        ("", "<div class='commentary-panel'>Market commentary</div>", False),
+        ("", "<div class='grid'><a href='/p/1'>Kettle</a><a href='/p/2'>Toaster</a></div>", False),
+    ],
+)
+def test_a_page_says_whether_it_is_one_story(head, body, story):
+    page = parse_html(f"<html><head>{head}</head><body>{body}</body></html>")
+    assert metadata.is_story(page) is story

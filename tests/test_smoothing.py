@@ -315,6 +315,28 @@ def test_items_leave_a_block_with_prose_or_with_kept_text_or_with_few_lines():
     assert not any(items(few, [None] * len(few)))
 
 
+def test_a_page_that_is_no_story_is_a_page_of_items_with_more_of_it_kept():
+    units = [line_unit(title, "link") for title in ITEM_TITLES]
+    one_kept = [ITEM_TITLES[0], *[None] * (len(units) - 1)]  # a twelfth of the block's text
+    asked: list[bool] = []
+
+    def no_story() -> bool:
+        asked.append(True)
+        return False
+
+    # A shop's category page keeps its intro: still a page of items.
+    assert items(units, one_kept, no_story) == [False] + [True] * (len(units) - 1)
+    # A story's block that keeps as much is the story's: left as it is.
+    assert not any(items(units, one_kept, lambda: True))
+    # A sixth of the block kept: no page of items, whatever the page says.
+    two_kept = [*ITEM_TITLES[:2], *[None] * (len(units) - 2)]
+    assert not any(items(units, two_kept, no_story))
+    # Where nothing is kept the question is not asked (it walks the page's tree).
+    asked.clear()
+    assert all(items(units, [None] * len(units), no_story))
+    assert not asked
+
+
 def test_denoise_names_the_lines_a_page_of_items_keeps():
     units = [line_unit(title, "link") for title in ITEM_TITLES]
     scripted = ValuesByText({title: -1.0 for title in ITEM_TITLES})

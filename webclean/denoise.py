@@ -13,7 +13,7 @@ round is one vectorised classification, and no page can reach the recursion limi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -67,6 +67,7 @@ def denoise(
     title: str = "",
     whole: bool = False,
     *,
+    story: Callable[[], bool] = lambda: True,
     values: bool = False,
     timer: StageTimer | None = None,
 ) -> list[Decision]:
@@ -75,7 +76,8 @@ def denoise(
     ``smoothing`` names passes of smoothing.smooth over the decisions,
     ``tail_lines`` and ``margin_lines`` (smoothing.tail_lines, smoothing.margin_lines),
     which ask the classifier again, and
-    ``items`` (smoothing.items), which keeps a page of items' block, and ``furniture``,
+    ``items`` (smoothing.items), which keeps a page of items' block (``story``: whether
+    the page says it is one story, metadata.is_story), and ``furniture``,
     which drops the kept lines inside the page's footer, navigation or banner
     (Unit.furniture); ``whole``
     keeps a long unit whole that the noise filter would drop (method svm only; see
@@ -98,7 +100,7 @@ def denoise(
             kept = [None if drop else text for text, drop in zip(kept, unsure)]
             by_pass = [outcome if drop else by for by, drop in zip(by_pass, unsure)]
     if "items" in smoothing:
-        taken = items(units, kept)
+        taken = items(units, kept, story)
         kept = [unit.text if take else text for unit, text, take in zip(units, kept, taken)]
         by_pass = [ITEM if take else by for by, take in zip(by_pass, taken)]
     if "furniture" in smoothing:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any, Protocol, TypeVar
 
 from lxml import etree
@@ -24,7 +25,7 @@ from webclean.language import declared_language, page_language
 from webclean.limits import PageTimeout, time_limit
 from webclean.line_features import line_units
 from webclean.locate import Block, locate_block
-from webclean.metadata import page_metadata
+from webclean.metadata import is_story, page_metadata
 from webclean.model import Model, ModelError, default_model
 from webclean.parse import ParseError, page_title, parse_html
 from webclean.region import locate_region
@@ -163,7 +164,7 @@ def _classify(
     with timed(timer, "denoise"):
         decisions = denoise(
             page.units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, spec.smoothing, page.title,
-            spec.keep_whole, values=values, timer=timer,
+            spec.keep_whole, story=partial(is_story, page.root), values=values, timer=timer,
         )  # fmt: skip
     return ClassifiedPage(page, tuple(decisions))
 

@@ -13,6 +13,9 @@ Chen et al. (Journal of Yanshan University, 2007) turn a news page into a record
   from, which is what Chen et al. mean by 信息来源), else ``og:site_name``, else the
   ``author`` meta.
 
+And :func:`is_story`: whether the page says it is one story (an article, a post),
+which the ``items`` pass of method svm reads.
+
 Nothing here edits the tree.
 """
 
@@ -28,7 +31,7 @@ from datetime import date, datetime
 
 from lxml import etree
 
-__all__ = ["PageMetadata", "find_date", "find_source", "page_metadata", "visible_lines"]
+__all__ = ["PageMetadata", "find_date", "find_source", "is_story", "page_metadata", "visible_lines"]
 
 # <meta> keys (name, property or itemprop, lower-cased) that hold the publication time.
 _DATE_META_KEYS = (
@@ -320,3 +323,24 @@ def _title(root: etree._Element) -> str:
             if text:
                 return text
     return ""
+
+
+# A page of one story says so: its Open Graph type, or the readers' comments under it.
+_STORY_TYPES = frozenset({"article", "blog", "news"})
+_COMMENTS_RE = re.compile(r"\b(?:comments?|respond|commentform|disqus_thread)\b", re.IGNORECASE)
+
+
+def is_story(root: etree._Element) -> bool:
+    """Whether the page says it is one story rather than a page of items: its
+    ``og:type`` is article, blog or news, or it holds the readers' comments or the
+    form to write one (an element whose id or class names comments, ``respond``,
+    ``disqus_thread``)."""
+    for meta in root.iter("meta"):
+        if (meta.get("property") or meta.get("name") or "").strip().lower() == "og:type":
+            if (meta.get("content") or "").strip().lower() in _STORY_TYPES:
+                return True
+    for element in root.iter():
+        names = element.get("id"), element.get("class")
+        if any(name and _COMMENTS_RE.search(name) for name in names):
+            return True
+    return False

@@ -13,7 +13,7 @@ method adds to the paper". Each pass names the outcome of a line it drops.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from webclean.classifier import SVMParams
 from webclean.features import feature_matrix
@@ -378,13 +378,15 @@ def _in_run(unit: Unit) -> bool:
 
 # A page of items (items): the block holds at least ITEM_LINES lines, under
 # ITEM_PROSE_SHARE of its text in lines of prose, and the decisions keep under
-# ITEM_KEPT_SHARE of it (docs/quality.md, "What the method adds to the paper").
+# ITEM_KEPT_SHARE of it (docs/quality.md, "What the method adds to the paper"); under
+# ITEM_LIST_KEPT_SHARE on a page that does not say it is one story (metadata.is_story).
 ITEM_LINES = 10
 ITEM_PROSE_SHARE = 0.2
 ITEM_KEPT_SHARE = 0.05
+ITEM_LIST_KEPT_SHARE = 0.15
 
 
-def items(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
+def items(units: Sequence[Unit], kept: Sequence[str | None], story: Callable[[], bool] = lambda: True) -> list[bool]:
     """Which lines to keep because the page is a page of items (the ``items`` pass).
 
     A listing, a collection or a table of contents has the items as its content: a
@@ -392,7 +394,10 @@ def items(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
     navigation. When the located block holds little prose (line_features.is_prose)
     and the decisions keep almost none of its text, the block is such a list: every
     line of it is kept (a thread's post panels aside). An article's block, which the
-    decisions keep, or whose prose the block holds, is left as it was.
+    decisions keep, or whose prose the block holds, is left as it was. "Almost none"
+    is ITEM_KEPT_SHARE where ``story()`` says the page is one story (asked only when
+    it matters), ITEM_LIST_KEPT_SHARE elsewhere: a shop's category page keeps its
+    intro and a few products' lines, a story its short text beside a list of links.
     """
     # The block's lines, each with its length.
     block = {i: unit.length for i, unit in enumerate(units) if unit.region == 0 and unit.is_sample and unit.post >= 0}
@@ -401,6 +406,8 @@ def items(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
     total = sum(block.values())
     prose = sum(length for i, length in block.items() if is_prose(length, units[i].link_ratio))
     taken = sum(length for i, length in block.items() if kept[i])
-    if not total or prose >= ITEM_PROSE_SHARE * total or taken >= ITEM_KEPT_SHARE * total:
+    if not total or prose >= ITEM_PROSE_SHARE * total or taken >= ITEM_LIST_KEPT_SHARE * total:
+        return [False] * len(units)
+    if taken >= ITEM_KEPT_SHARE * total and story():
         return [False] * len(units)
     return [i in block and not kept[i] for i in range(len(units))]
