@@ -31,6 +31,8 @@ from datetime import date, datetime
 
 from lxml import etree
 
+from webclean.parse import meta_contents
+
 __all__ = ["PageMetadata", "find_date", "find_source", "is_story", "page_metadata", "visible_lines"]
 
 # <meta> keys (name, property or itemprop, lower-cased) that hold the publication time.
@@ -335,10 +337,8 @@ def is_story(root: etree._Element) -> bool:
     ``og:type`` is article, blog or news, or it holds the readers' comments or the
     form to write one (an element whose id or class names comments, ``respond``,
     ``disqus_thread``)."""
-    for meta in root.iter("meta"):
-        if (meta.get("property") or meta.get("name") or "").strip().lower() == "og:type":
-            if (meta.get("content") or "").strip().lower() in _STORY_TYPES:
-                return True
+    if any(kind.lower() in _STORY_TYPES for kind in meta_contents(root, "og:type")):
+        return True
     for element in root.iter():
         names = element.get("id"), element.get("class")
         if any(name and _COMMENTS_RE.search(name) for name in names):

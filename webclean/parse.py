@@ -46,13 +46,14 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from lxml import etree
 
 from webclean.text import LINE_ENDING_TAGS, normalise_space, text_length
 
-__all__ = ["JUNK_TAGS", "ParseError", "element_path", "page_title", "parse_html", "text_of"]
+__all__ = ["JUNK_TAGS", "ParseError", "element_path", "meta_contents", "page_title", "parse_html", "text_of"]
 
 
 class ParseError(Exception):
@@ -220,12 +221,8 @@ def page_title(root: etree._Element) -> str:
         title = text_of(element)
         if title:
             return title
-    for element in root.iter("meta"):
-        key = (element.get("property") or element.get("name") or "").strip().lower()
-        if key == "og:title":
-            title = normalise_space(element.get("content") or "")
-            if title:
-                return title
+    for title in meta_contents(root, "og:title"):
+        return title
     for element in root.iter("h1"):
         title = text_of(element)
         if title:
@@ -239,6 +236,16 @@ def element_path(element: etree._Element) -> str:
     Positions appear only where siblings share the tag (libxml2's getpath).
     """
     return element.getroottree().getpath(element)
+
+
+def meta_contents(root: etree._Element, key: str) -> Iterator[str]:
+    """The non-empty contents, spaces collapsed, of the ``<meta>`` elements whose
+    ``property`` or ``name`` is ``key`` (lower case), in document order."""
+    for element in root.iter("meta"):
+        if (element.get("property") or element.get("name") or "").strip().lower() == key:
+            content = normalise_space(element.get("content") or "")
+            if content:
+                yield content
 
 
 def text_of(element: etree._Element) -> str:
