@@ -84,3 +84,25 @@ def test_svm_classifies_a_margin_of_lines_around_the_block(monkeypatch):
     # The paper's method classifies the block's own tags only.
     _, paper_units = locate_units(parse_html(markup), Config(method="paper"))
     assert {u.region for u in paper_units} == {0} and len(paper_units) == 3
+
+
+def test_a_page_of_links_only_still_gets_a_block():
+    # Every line is mostly link text: none passes θ, so every line counts and the
+    # block is where that text is, not "no block".
+    linked = "".join(f"<a href='/{i}'>一段全是链接的文字，第{i}条</a>，" for i in range(6))
+    markup = f"<html><body><div id='menu'><a href='/'>首页</a></div><div id='post'><p>{linked}</p></div></body></html>"
+    root = parse_html(markup)
+    lines = segment(root.find("body"))
+    assert all(line.link_ratio > 0.3 for line in lines)
+    block = locate_region(lines, root, 0.3, frozenset({"div", "body"}), ascend_gain=1.0)
+    assert block is not None and block.element.get("id") == "post"
+
+
+def test_link_text_does_not_count_where_some_line_passes_theta():
+    markup = (
+        "<html><body><div id='links'>" + "<p><a href='/x'>很长很长很长的一条链接文字在这里</a></p>" * 5 + "</div>"
+        "<div id='text'><p>短短的正文。</p></div></body></html>"
+    )
+    root = parse_html(markup)
+    block = locate_region(segment(root.find("body")), root, 0.3, frozenset({"div", "body"}), ascend_gain=1.0)
+    assert block.element.get("id") == "text"

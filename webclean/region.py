@@ -21,7 +21,14 @@ from webclean.threads import Thread, find_records, posts_within
 def locate_region(
     lines: list[Line], root: etree._Element, theta: float, block_tags: frozenset[str], ascend_gain: float
 ) -> Block | None:
-    """Step 1 on lines instead of ``<p>``s (the module docstring): the block, grown."""
+    """Step 1 on lines instead of ``<p>``s (the module docstring): the block, grown.
+
+    A page whose every line is mostly link text (a post of one paragraph of links, a
+    page of links) has no line under θ to count: there every line counts, and the
+    classifier decides on the block's lines as on any other's.
+    """
+    if all(line.link_ratio > theta for line in lines):
+        theta = 1.0
     direct: dict[etree._Element, int] = {}
     order: dict[etree._Element, int] = {}
     nearest: dict[etree._Element, etree._Element | None] = {}
