@@ -337,6 +337,18 @@ def test_a_page_that_is_no_story_is_a_page_of_items_with_more_of_it_kept():
     assert not asked
 
 
+def test_a_menu_kept_in_the_block_does_not_make_a_page_of_items_an_article():
+    # The classifier keeps a footer's lines, which the furniture pass drops whatever
+    # kept them: they do not count as the block's text kept.
+    footer = [line_unit(f"Contact us at our office number {n}")._replace(furniture=True) for n in range(3)]
+    units = [*(line_unit(title, "link") for title in ITEM_TITLES), *footer]
+    kept = [None] * len(ITEM_TITLES) + [unit.text for unit in footer]
+    assert items(units, kept) == [True] * len(ITEM_TITLES) + [False] * len(footer)
+    # The same lines kept outside the furniture are the block's own text.
+    plain = [*units[: len(ITEM_TITLES)], *(unit._replace(furniture=False) for unit in footer)]
+    assert not any(items(plain, kept))
+
+
 def test_denoise_names_the_lines_a_page_of_items_keeps():
     units = [line_unit(title, "link") for title in ITEM_TITLES]
     scripted = ValuesByText({title: -1.0 for title in ITEM_TITLES})

@@ -398,6 +398,8 @@ def items(units: Sequence[Unit], kept: Sequence[str | None], story: Callable[[],
     is ITEM_KEPT_SHARE where ``story()`` says the page is one story (asked only when
     it matters), ITEM_LIST_KEPT_SHARE elsewhere: a shop's category page keeps its
     intro and a few products' lines, a story its short text beside a list of links.
+    A line of the page's furniture is never counted as kept: the pass ``furniture``
+    drops it whatever kept it.
     """
     # The block's lines, each with its length.
     block = {i: unit.length for i, unit in enumerate(units) if unit.region == 0 and unit.is_sample and unit.post >= 0}
@@ -405,7 +407,7 @@ def items(units: Sequence[Unit], kept: Sequence[str | None], story: Callable[[],
         return [False] * len(units)
     total = sum(block.values())
     prose = sum(length for i, length in block.items() if is_prose(length, units[i].link_ratio))
-    taken = sum(length for i, length in block.items() if kept[i])
+    taken = sum(length for i, length in block.items() if kept[i] and not units[i].furniture)
     if not total or prose >= ITEM_PROSE_SHARE * total or taken >= ITEM_LIST_KEPT_SHARE * total:
         return [False] * len(units)
     if taken >= ITEM_KEPT_SHARE * total and story():
