@@ -48,6 +48,35 @@ def test_block_stops_beside_more_than_a_caption():
     assert _sectioned_block(beside=90, sections=4) == "lead"
 
 
+
+def _manual_block(container: str, sibling: str) -> str:
+    """The block Step 1 finds in a manual cut into sections, one of which holds a long
+    list (1,200 characters) under a heading and an intro of 150 characters; the other
+    sections (``sibling``, 400 characters each) are the block's section's siblings
+    inside ``container``."""
+    steps = "".join(f"<li>{'步' * 150}。</li>" for _ in range(8))
+    other = f"<{sibling}><h2>{'标' * 20}</h2><p>{'另' * 400}。</p></{sibling.split()[0]}>"
+    markup = (
+        f"<html><body><div id='nav'><a href='/'>首页</a></div><{container} id='doc'>"
+        f"<section><h2>{'题' * 30}</h2><p>{'引' * 120}。</p><div class='steps'><ol>{steps}</ol></div></section>"
+        f"{other * 5}</{container}></body></html>"
+    )
+    root = parse_html(markup)
+    block = locate_region(segment(root.find("body")), root, 0.3, frozenset({"div", "section", "ol", "body"}), ascend_gain=0.25)
+    return block.element.get("id") or block.element.get("class") or block.element.tag
+
+
+def test_block_grows_past_a_section_heading_into_the_sections_alike():
+    # 150 characters beside the list are more than a caption, but the text the
+    # manual adds lies in sections alike to the list's own.
+    assert _manual_block("main", "section") == "doc"
+
+
+def test_block_stops_beside_a_heading_when_the_text_around_is_unlike():
+    # The same text in bare <div>s (a page's columns) is not a manual's sections.
+    assert _manual_block("main", "div") == "ol"
+    assert _manual_block("main", "div class='teaser'") == "ol"
+
 def test_improved_method_finds_text_without_p():
     markup = "<html><body><table><tr><td>菜单</td><td>没有段落标签的正文，用换行分开。<br>第二句话也在这里。</td></tr></table></body></html>"
     root = parse_html(markup)

@@ -11,6 +11,8 @@ taken whole. A forum thread is taken as its posts (webclean/threads.py).
 
 from __future__ import annotations
 
+import re
+
 from lxml import etree
 
 from webclean.locate import Block, nearest_block
@@ -92,6 +94,7 @@ _CONTINUED = 2.0
 # ... and what stops the block's growth on the way up is no more than this many
 # characters: a caption or a byline beside the block.
 _BESIDE = 80
+_DIGITS_RE = re.compile(r"\d+")
 
 
 def _continued(
@@ -105,12 +108,45 @@ def _continued(
     would grow into holds at least _CONTINUED times its text, and what lay between
     adds at most _BESIDE characters, the block grows into that ancestor
     (docs/quality.md, "What the method adds to the paper").
+
+    A manual's page is cut into sections too, each opening with its heading and a
+    few lines before the part that wins: there what lies beside the block can be
+    longer. When most of the text the ancestor adds lies in siblings alike to the
+    section that holds the block (:func:`_alike`), the block grows whatever lies
+    beside it.
     """
     below, above = node, node.getparent()
     while above is not None and above.tag != "html" and total.get(above, 0) < (1.0 + ascend_gain) * total[best]:
         below, above = above, above.getparent()
     if above is None or above.tag == "html":
         return None
-    if total[above] >= _CONTINUED * total[best] and total.get(below, 0) - total[best] <= _BESIDE:
+    if total[above] < _CONTINUED * total[best]:
+        return None
+    if total.get(below, 0) - total[best] <= _BESIDE:
+        return above
+    alike = sum(total.get(sibling, 0) for sibling in above if sibling is not below and _alike(sibling, below))
+    if alike >= _ALIKE_SHARE * (total[above] - total.get(below, 0)):
         return above
     return None
+
+
+# The share of the text an ancestor adds that its children alike to the block's
+# section hold, for the block to grow past any text beside it (_continued).
+_ALIKE_SHARE = 0.5
+_SECTIONS = frozenset({"section", "article"})
+
+
+def _alike(element: etree._Element, other: etree._Element) -> bool:
+    """Whether two siblings are alike: both ``<section>`` or both ``<article>``, or the
+    same tag with the same classes (digits aside). Elements without a class are
+    not alike: a page's columns are often bare ``<div>``s."""
+    if element.tag != other.tag:
+        return False
+    if element.tag in _SECTIONS:
+        return True
+    classes = _classes(element)
+    return bool(classes) and classes == _classes(other)
+
+
+def _classes(element: etree._Element) -> frozenset[str]:
+    return frozenset(_DIGITS_RE.sub("", element.get("class") or "").split())
