@@ -118,13 +118,16 @@ def test_svm_classifies_a_margin_of_lines_around_the_block(monkeypatch):
 def test_a_page_of_links_only_still_gets_a_block():
     # Every line is mostly link text: none passes θ, so every line counts and the
     # block is where that text is, not "no block".
-    linked = "".join(f"<a href='/{i}'>一段全是链接的文字，第{i}条</a>，" for i in range(6))
-    markup = f"<html><body><div id='menu'><a href='/'>首页</a></div><div id='post'><p>{linked}</p></div></body></html>"
+    linked = "".join(f"<a href='/{i}'>一段全是链接的文字，第{i}条</a>" for i in range(6))
+    markup = f"<html><body><div id='menu'><a href='/'>首页</a></div><div id='post'><p>据报道，名单如下：{linked}</p></div></body></html>"
     root = parse_html(markup)
     lines = segment(root.find("body"))
     assert all(line.link_ratio > 0.3 for line in lines)
     block = locate_region(lines, root, 0.3, frozenset({"div", "body"}), ascend_gain=1.0)
     assert block is not None and block.element.get("id") == "post"
+    # A page of links alone (a site map, a menu) has no block still.
+    root = parse_html(markup.replace("据报道，名单如下：", ""))
+    assert locate_region(segment(root.find("body")), root, 0.3, frozenset({"div", "body"}), ascend_gain=1.0) is None
 
 
 def test_link_text_does_not_count_where_some_line_passes_theta():

@@ -16,7 +16,7 @@ import re
 from lxml import etree
 
 from webclean.locate import Block, nearest_block
-from webclean.segment import Line
+from webclean.segment import ALL_LINK, Line
 from webclean.threads import Thread, find_records, posts_within
 
 
@@ -25,11 +25,13 @@ def locate_region(
 ) -> Block | None:
     """Step 1 on lines instead of ``<p>``s (the module docstring): the block, grown.
 
-    A page whose every line is mostly link text (a post of one paragraph of links, a
-    page of links) has no line under θ to count: there every line counts, and the
-    classifier decides on the block's lines as on any other's.
+    A page whose every line is mostly link text (a post of one paragraph of links)
+    has no line under θ to count: there every line that is not all link counts, and
+    the classifier decides on the block's lines as on any other's. A page of links
+    alone (a site map, a menu) still has no block.
     """
     if all(line.link_ratio > theta for line in lines):
+        lines = [line for line in lines if line.link_ratio < ALL_LINK]
         theta = 1.0
     direct: dict[etree._Element, int] = {}
     order: dict[etree._Element, int] = {}

@@ -19,6 +19,8 @@ from lxml import etree
 
 from webclean.text import BLOCK_LEVEL, LINE_BREAKS, normalise_space, text_length
 
+# A line whose link ratio is at least this is all link (its kind is "link").
+ALL_LINK = 0.999
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 LIST_ITEMS = frozenset({"li", "dd", "dt"})
 CELLS = frozenset({"td", "th"})
@@ -314,7 +316,7 @@ def segment(container: etree._Element) -> list[Line]:
 
 def _kind(owner: etree._Element, ratio: float) -> str:
     tag = owner.tag
-    if ratio >= 0.999:
+    if ratio >= ALL_LINK:
         return "link"
     if tag in HEADINGS:
         return "heading"
