@@ -49,7 +49,7 @@ def test_block_stops_beside_more_than_a_caption():
 
 
 
-def _manual_block(container: str, sibling: str) -> str:
+def _manual_block(container: str, sibling: str, own: str = "section") -> str:
     """The block Step 1 finds in a manual cut into sections, one of which holds a long
     list (1,200 characters) under a heading and an intro of 150 characters; the other
     sections (``sibling``, 400 characters each) are the block's section's siblings
@@ -58,7 +58,7 @@ def _manual_block(container: str, sibling: str) -> str:
     other = f"<{sibling}><h2>{'标' * 20}</h2><p>{'另' * 400}。</p></{sibling.split()[0]}>"
     markup = (
         f"<html><body><div id='nav'><a href='/'>首页</a></div><{container} id='doc'>"
-        f"<section><h2>{'题' * 30}</h2><p>{'引' * 120}。</p><div class='steps'><ol>{steps}</ol></div></section>"
+        f"<{own}><h2>{'题' * 30}</h2><p>{'引' * 120}。</p><div class='steps'><ol>{steps}</ol></div></{own.split()[0]}>"
         f"{other * 5}</{container}></body></html>"
     )
     root = parse_html(markup)
@@ -70,6 +70,8 @@ def test_block_grows_past_a_section_heading_into_the_sections_alike():
     # 150 characters beside the list are more than a caption, but the text the
     # manual adds lies in sections alike to the list's own.
     assert _manual_block("main", "section") == "doc"
+    # <div>s whose classes differ by a number only are alike too.
+    assert _manual_block("main", "div class='part part-2'", own="div class='part part-1'") == "doc"
 
 
 def test_block_stops_beside_a_heading_when_the_text_around_is_unlike():

@@ -96,7 +96,6 @@ _CONTINUED = 2.0
 # ... and what stops the block's growth on the way up is no more than this many
 # characters: a caption or a byline beside the block.
 _BESIDE = 80
-_DIGITS_RE = re.compile(r"\d+")
 
 
 def _continued(
@@ -136,6 +135,7 @@ def _continued(
 # section hold, for the block to grow past any text beside it (_continued).
 _ALIKE_SHARE = 0.5
 _SECTIONS = frozenset({"section", "article"})
+_DIGITS_RE = re.compile(r"\d+")  # classes alike but for a number (item-1, item-2)
 
 
 def _alike(element: etree._Element, other: etree._Element) -> bool:
