@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import PurePosixPath
+from typing import NamedTuple
 
 import numpy as np
 from pyspark import RDD, Broadcast, StorageLevel
@@ -177,25 +178,35 @@ class LabelIndex:
         )
 
 
-def _page_labels(item: tuple[PageKey, LabelledPage], config: Config) -> tuple[PageKey, bool, bytes, str, bytes]:
+class _PageLabels(NamedTuple):
+    """What the driver collects of one labelled page (label_index)."""
+
+    key: PageKey
+    block_found: bool
+    labels: bytes  # one int8 per unit
+    source: str
+    draws: bytes  # one float64 per unit: its sample key
+
+
+def _page_labels(item: tuple[PageKey, LabelledPage], config: Config) -> _PageLabels:
     key, page = item
     labels = np.asarray([u.label for u in page.units], dtype=np.int8).tobytes()
-    return key, page.block_found, labels, page.source, sample_keys(page, config).tobytes()
+    return _PageLabels(key, page.block_found, labels, page.source, sample_keys(page, config).tobytes())
 
 
 def label_index(labelled: RDD, config: Config) -> LabelIndex:
     """Collect one byte per unit and its sample key: the driver draws the sample from
     all the labels, as train does."""
-    rows = sorted(labelled.map(partial(_page_labels, config=config)).collect(), key=lambda row: row[0])
-    per_page = [np.frombuffer(labels, dtype=np.int8) for _, _, labels, _, _ in rows]
+    rows = sorted(labelled.map(partial(_page_labels, config=config)).collect(), key=lambda row: row.key)
+    per_page = [np.frombuffer(row.labels, dtype=np.int8) for row in rows]
     sizes = np.asarray([len(p) for p in per_page], dtype=np.int64)
-    draws = [np.frombuffer(keys, dtype=np.float64) for *_, keys in rows]
+    draws = [np.frombuffer(row.draws, dtype=np.float64) for row in rows]
     return LabelIndex(
-        keys=[key for key, *_ in rows],
+        keys=[row.key for row in rows],
         starts=np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64) if rows else np.zeros(0, np.int64),
         labels=np.concatenate(per_page).astype(np.int64) if per_page else np.zeros(0, np.int64),
-        pages_with_block=sum(found for _, found, *_ in rows),
-        sources=[source for _, _, _, source, _ in rows],
+        pages_with_block=sum(row.block_found for row in rows),
+        sources=[row.source for row in rows],
         draws=np.concatenate(draws) if draws else np.zeros(0),
     )
 
