@@ -104,6 +104,14 @@ def test_a_page_hidden_until_its_scripts_run_is_shown():
     )
     assert drop_hidden(shown) == 1
     assert "reveals" not in " ".join(shown.find("body").itertext())
+    # Hidden bare text is no page a script reveals: keywords stuffed out of sight go,
+    # however much of the page they are.
+    keywords = " ".join(f"keyword{i}" for i in range(2000))
+    stuffed = parse_html(
+        "<html><body><p>" + story + "</p><div style='display:none'>" + keywords + "</div></body></html>"
+    )
+    assert drop_hidden(stuffed) == 1
+    assert "keyword1" not in " ".join(stuffed.find("body").itertext())
 
 
 def _texts(markup):

@@ -117,7 +117,8 @@ _MAYBE_HIDDEN = etree.XPath("//@hidden/.. | //@aria-hidden/.. | //@style/.. | //
 # A page whose hidden elements hold all but this share of its text is shown by its own
 # scripts: a wrapper hidden until they run, or the content that streamed server
 # rendering sends in hidden boxes for a script to move into place. Its hidden
-# elements stay.
+# elements stay. What a script reveals is a tree of elements: a hidden element of bare
+# text (a block of keywords stuffed out of sight) does not count towards the share.
 SHOWN_BY_SCRIPT_SHARE = 0.1
 
 
@@ -137,7 +138,11 @@ def drop_hidden(root: etree._Element) -> int:
     ]
     if hidden:
         outermost = set(hidden)
-        hidden_size = sum(_text_size(el) for el in hidden if not any(a in outermost for a in el.iterancestors()))
+        hidden_size = sum(
+            _text_size(el)
+            for el in hidden
+            if len(el) and not any(a in outermost for a in el.iterancestors())
+        )
         page = _text_size(root)
         if page - hidden_size < SHOWN_BY_SCRIPT_SHARE * page:
             return 0
