@@ -48,7 +48,6 @@ def test_block_stops_beside_more_than_a_caption():
     assert _sectioned_block(beside=90, sections=4) == "lead"
 
 
-
 def _manual_block(container: str, sibling: str, own: str = "section") -> str:
     """The block Step 1 finds in a manual cut into sections, one of which holds a long
     list (1,200 characters) under a heading and an intro of 150 characters; the other
@@ -78,6 +77,7 @@ def test_block_stops_beside_a_heading_when_the_text_around_is_unlike():
     # The same text in bare <div>s (a page's columns) is not a manual's sections.
     assert _manual_block("main", "div") == "ol"
     assert _manual_block("main", "div class='teaser'") == "ol"
+
 
 def test_improved_method_finds_text_without_p():
     markup = "<html><body><table><tr><td>菜单</td><td>没有段落标签的正文，用换行分开。<br>第二句话也在这里。</td></tr></table></body></html>"
