@@ -2,7 +2,7 @@ import pytest
 from lxml import html
 
 from webclean.parse import parse_html
-from webclean.segment import drop_hidden, segment
+from webclean.segment import IN_RELATED, RELATED_NAME, drop_hidden, related_boxes, segment
 
 
 def _body(markup):
@@ -190,3 +190,31 @@ def test_lines_of_a_footer_or_a_navigation_are_marked_unless_it_wraps_the_page()
     for tag in ("footer", "nav"):
         wrapped = segment(_body(f"<html><body><{tag}>{_STORY}<p>More of the page.</p></{tag}></body></html>"))
         assert not any(line.furniture for line in wrapped)
+
+
+def test_a_related_box_is_the_element_its_name_opens_or_the_one_after_a_name_alone():
+    lines = segment(_body(
+        "<html><body><article><p>The story.</p>"
+        "<section><h3>You may also like</h3><ul><li><a href='/a'>One</a></li><li><a href='/b'>Two</a></li></ul></section>"
+        "<p>The story goes on.</p>"
+        "<div class='title'>相关推荐</div><div><ul><li>甲</li><li>乙</li></ul></div><p>End of the story.</p>"
+        "<h2>Related</h2><p>A paragraph of the story headed so.</p><p>Another.</p>"
+        "<p>Related: a line that is no name.</p><p>Recommended:</p><p>OS: Windows 11</p>"
+        "</article></body></html>"
+    ))
+    assert [(line.text, mark) for line, mark in zip(lines, related_boxes(lines))] == [
+        ("The story.", 0),
+        ("You may also like", RELATED_NAME), ("One", IN_RELATED), ("Two", IN_RELATED),
+        ("The story goes on.", 0),
+        ("相关推荐", RELATED_NAME), ("甲", IN_RELATED), ("乙", IN_RELATED),
+        ("End of the story.", 0),
+        # A name alone among the story's paragraphs names the element after it only.
+        ("Related", RELATED_NAME), ("A paragraph of the story headed so.", IN_RELATED), ("Another.", 0),
+        # A label (a colon after the name) names no box.
+        ("Related: a line that is no name.", 0), ("Recommended:", 0), ("OS: Windows 11", 0),
+    ]  # fmt: skip
+
+
+def test_a_related_name_on_the_first_line_names_no_box():
+    lines = segment(_body("<html><body><div><h3>Related</h3><p>Whatever follows.</p></div></body></html>"))
+    assert related_boxes(lines) == [0, 0]

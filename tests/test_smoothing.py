@@ -5,12 +5,15 @@ from scripted import LONG, PARAGRAPH, ValuesByText, line_unit
 
 from webclean.denoise import denoise
 from webclean.features import FEATURE_SETS, FEATURE_WIDTHS
+from webclean.segment import IN_RELATED, RELATED_NAME
 from webclean.smoothing import (
     FURNITURE,
     ITEM,
     ITEM_LINES,
     LONG_LINE,
+    RELATED_BOX,
     UNSURE_MARGIN,
+    apply_passes,
     items,
     link_runs,
     margin_lines,
@@ -67,8 +70,8 @@ def test_method_svm_smooths_link_runs_and_paper_does_not():
 
     assert classifier_spec("paper").smoothing == ()
     assert classifier_spec("svm").smoothing == (
-        "link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels", "tail_lines",
-        "margin_lines", "items", "furniture",
+        "link_runs", "credits", "see_also", "notices", "related_boxes", "empty_headings", "empty_labels",
+        "tail_lines", "margin_lines", "items", "furniture",
     )  # fmt: skip
 
 def test_credits_drop_short_lines_that_name_a_source_or_an_editor():
@@ -211,6 +214,28 @@ def test_empty_headings_inside_the_text_need_dropped_lines_under_them():
     # directly over another heading stays, as do the headline and its deck before
     # the first long paragraph.
     assert out == ["Bridge vote", "A deck under the headline", prose, None, None, "What the council said", "Costs", prose]
+
+def test_related_boxes_drop_a_named_box_after_the_texts_first_long_paragraph():
+    prose = "The council met on Monday to discuss the new bridge over the river, and voted to fund it. " * 2
+    teaser = "Another bridge, in another town, opened last year: a summary of that story long enough to be prose."
+    units = [
+        line_unit("Related", "heading")._replace(related=RELATED_NAME),
+        line_unit("A box before the story", "link")._replace(related=IN_RELATED),
+        line_unit(prose),
+        line_unit("Related stories", "heading")._replace(related=RELATED_NAME),
+        line_unit(teaser, "list")._replace(related=IN_RELATED),
+        line_unit("Another teaser", "link")._replace(related=IN_RELATED),
+        line_unit("The story's last line."),
+        line_unit("A line of a thread's post", "list")._replace(related=IN_RELATED, post=1),
+    ]
+    kept = [u.text for u in units]
+    kept[5] = None  # dropped by the classifier: the pass leaves it to it
+    out, by = apply_passes(units, kept, 40, ("related_boxes",))
+    # Before the text's first long paragraph a box is left as it is; the lines of a
+    # thread's posts are their own; the box ends where its lines do.
+    assert out == ["Related", "A box before the story", prose, None, None, None, "The story's last line.", units[7].text]
+    assert by == [None, None, None, RELATED_BOX, RELATED_BOX, None, None, None]
+
 
 def test_empty_labels_drop_a_label_whose_line_is_dropped():
     units = [

@@ -14,7 +14,7 @@ from itertools import repeat
 from lxml import etree
 
 from webclean.lexicon import NoiseLexicon
-from webclean.segment import ANCESTOR_GROUPS, Line
+from webclean.segment import ANCESTOR_GROUPS, Line, related_boxes
 from webclean.text import text_length
 from webclean.tokenize import ends_sentence, marks_of, sentence_ends
 from webclean.units import Unit, units_from_columns
@@ -243,6 +243,7 @@ def line_units(
         post=repeat(0, n) if posts is None else _thread_posts(owners, lengths, long_lines, *posts),
         groups=groups,
         furniture=furniture,
+        related=related_boxes(lines),
     )
 
 

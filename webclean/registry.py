@@ -102,8 +102,8 @@ METHODS: dict[str, MethodSpec] = {
             lines=True,
             margins=(None, 0),
             smoothing=(
-                "link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels", "tail_lines",
-                "margin_lines", "items", "furniture",
+                "link_runs", "credits", "see_also", "notices", "related_boxes", "empty_headings", "empty_labels",
+                "tail_lines", "margin_lines", "items", "furniture",
             ),
             keep_whole=True,
             trees=True,

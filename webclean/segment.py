@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from lxml import etree
@@ -317,6 +318,63 @@ def segment(container: etree._Element) -> list[Line]:
             if closed[1]:
                 linked += text_length(tail)
     return lines
+
+
+# The name of a box of other stories: a short line that says only that ("Related",
+# "You may also like", "Ähnliche Beiträge", "相关推荐"), in the languages of the dev data.
+RELATED_NAME_CHARS = 30
+_RELATED_NAME_RE = re.compile(
+    r"^\W*(?:related(?: articles?| stories| posts?| content| reading| news)?|you (?:may|might) (?:also )?(?:like|enjoy)"
+    r"|more (?:stories|articles|news|to read)|recommended(?: for you| stories| articles| reading)?|read next"
+    r"|what to read next|ähnliche (?:beiträge|artikel)|das könnte sie auch interessieren|weitere (?:artikel|beiträge)"
+    r"|(?:à )?lire aussi|articles similaires|相关推荐|为你推荐|猜你喜欢|相关阅读|热门推荐|推荐阅读|相关文章"
+    r"|相关新闻|您可能感兴趣的文章)[^\w:：]*$",
+    re.IGNORECASE,
+)
+# Line.related: a line that names such a box, and a line inside the box it names.
+RELATED_NAME, IN_RELATED = 1, 2
+
+
+def related_boxes(lines: Sequence[Line]) -> list[int]:
+    """Which lines name a box of other stories (RELATED_NAME) and which lie in the box
+    (IN_RELATED), 0 for the others.
+
+    The box is the largest element that the name's line opens: the owner's ancestors,
+    climbed while the line before lies outside them. A name alone in that element (a
+    title ``<div>`` over a list beside it, a heading among the story's paragraphs)
+    names the element after it. The name on a page's first line opens the page, not
+    a box.
+    """
+    marks = [0] * len(lines)
+    for i in range(1, len(lines)):
+        line = lines[i]
+        if line.length > RELATED_NAME_CHARS or _RELATED_NAME_RE.match(line.text) is None:
+            continue
+        marks[i] = RELATED_NAME
+        before = {lines[i - 1].owner, *lines[i - 1].owner.iterancestors()}
+        box = line.owner
+        for ancestor in line.owner.iterancestors():
+            if ancestor in before:
+                break
+            box = ancestor
+        j = _mark_inside(lines, i + 1, box, marks)
+        if j == i + 1:
+            # A name alone in its element names the element after it.
+            box = box.getnext()
+            while box is not None and not isinstance(box.tag, str):
+                box = box.getnext()
+            if box is not None:
+                _mark_inside(lines, j, box, marks)
+    return marks
+
+
+def _mark_inside(lines: Sequence[Line], j: int, box: etree._Element, marks: list[int]) -> int:
+    """Mark IN_RELATED the lines from ``j`` on whose owner lies in ``box``; the index of
+    the first that does not."""
+    while j < len(lines) and (lines[j].owner is box or box in lines[j].owner.iterancestors()):
+        marks[j] = IN_RELATED
+        j += 1
+    return j
 
 
 def _kind(owner: etree._Element, ratio: float) -> str:

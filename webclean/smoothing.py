@@ -19,6 +19,7 @@ from webclean.classifier import SVMParams
 from webclean.features import feature_matrix
 from webclean.lexicon import NoiseLexicon
 from webclean.line_features import LONG_LINE, is_prose
+from webclean.segment import IN_RELATED, RELATED_NAME
 from webclean.text import text_length
 from webclean.timing import StageTimer, timed
 from webclean.tokenize import cjk_chars
@@ -28,6 +29,7 @@ LINK_RUN = "link run"  # dropped with a run of all-link lines, not classified (l
 CREDIT = "credit"  # a source or editor line, or a picture's credit, dropped (is_credit)
 SEE_ALSO = "see also"  # a "read also" line, another story's headline, dropped (is_see_also)
 NOTICE = "notice"  # the site's call to subscribe or follow, or its rights notice, dropped (is_notice)
+RELATED_BOX = "related box"  # a box of other stories named as such, dropped (related_boxes)
 EMPTY_HEADING = "empty heading"  # a heading over nothing kept, dropped (empty_headings)
 EMPTY_LABEL = "empty label"  # a "Tags:" label whose line is dropped, dropped (empty_labels)
 UNSURE_TAIL = "unsure tail"  # after the text's last paragraph, kept with a decision under 1, dropped (tail_lines)
@@ -38,7 +40,7 @@ FURNITURE = "furniture"  # a line of the page's footer, navigation or banner (Un
 # The passes of smooth(), in the order they run; denoise runs tail_lines and
 # margin_lines after them, as they ask the classifier again, then items, as it reads
 # every other decision, and furniture last, which drops the lines of a footer, a navigation or a banner whatever kept them.
-SMOOTHING_PASSES = ("link_runs", "credits", "see_also", "notices", "empty_headings", "empty_labels")
+SMOOTHING_PASSES = ("link_runs", "credits", "see_also", "notices", "related_boxes", "empty_headings", "empty_labels")
 DENOISE_PASSES = ("tail_lines", "margin_lines", "items", "furniture")
 # A paragraph of more than this many characters is the text's own (empty_headings).
 TEXT_PARAGRAPH_CHARS = 80
@@ -124,6 +126,8 @@ def apply_passes(
         drop([bool(text) and is_see_also(unit) for unit, text in zip(units, kept)], SEE_ALSO)
     if "notices" in passes:
         drop([bool(text) and is_notice(unit) for unit, text in zip(units, kept)], NOTICE)
+    if "related_boxes" in passes:
+        drop(related_boxes(units, kept), RELATED_BOX)
     if "empty_headings" in passes:
         drop(empty_headings(units, kept), EMPTY_HEADING)
     if "empty_labels" in passes:
@@ -294,6 +298,36 @@ def is_spaced(text: str) -> bool:
     return len(cjk_chars(text)) <= TAIL_CJK_SHARE * len(text)
 
 
+def related_boxes(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
+    """Which units are kept lines of a box of other stories (smooth's ``related_boxes``):
+    a line that names the box ("Related", "You may also like", "相关推荐") and the
+    lines of the box (segment.related_boxes), after the text's first long paragraph
+    (before it, a "Related" box is the page's, and what follows may be the story).
+    """
+    dropped = [False] * len(units)
+    paragraphs = _paragraphs(units, kept)
+    if not paragraphs:
+        return dropped
+    in_box = False
+    for i in range(paragraphs[0] + 1, len(units)):
+        unit = units[i]
+        if unit.related == RELATED_NAME:
+            in_box = True
+        elif unit.related != IN_RELATED:
+            in_box = False
+        dropped[i] = in_box and bool(kept[i]) and unit.post == 0
+    return dropped
+
+
+def _paragraphs(units: Sequence[Unit], kept: Sequence[str | None]) -> list[int]:
+    """The indices of the kept paragraphs of more than TEXT_PARAGRAPH_CHARS characters."""
+    return [
+        i
+        for i, (unit, text) in enumerate(zip(units, kept))
+        if text and unit.kind in ("p", "text", "list") and unit.length > TEXT_PARAGRAPH_CHARS
+    ]
+
+
 def empty_headings(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
     """Which units are kept headings that head nothing kept (smooth's ``empty_headings``):
     the heading of a box of related stories, of the comments or of a newsletter form,
@@ -305,11 +339,7 @@ def empty_headings(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bo
     last long paragraph, also when none do (a heading over another heading there
     heads the page's tail).
     """
-    paragraphs = [
-        i
-        for i, (unit, text) in enumerate(zip(units, kept))
-        if text and unit.kind in ("p", "text", "list") and unit.length > TEXT_PARAGRAPH_CHARS
-    ]
+    paragraphs = _paragraphs(units, kept)
     empty = [False] * len(units)
     if not paragraphs:
         return empty

@@ -47,6 +47,10 @@ class Unit(NamedTuple):
     # (segment.Line.furniture). Not a feature: the smoothing pass "furniture" drops such
     # a line wherever the classifier keeps it.
     furniture: bool = False
+    # segment.RELATED_NAME for a line that names a box of other stories ("Related",
+    # "相关推荐"), segment.IN_RELATED for a line of the box it names (segment.related_boxes).
+    # Not a feature: the smoothing pass "related_boxes" drops them.
+    related: int = 0
 
     @property
     def is_sample(self) -> bool:
