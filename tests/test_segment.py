@@ -190,6 +190,14 @@ def test_lines_of_a_footer_or_a_navigation_are_marked_unless_it_wraps_the_page()
     for tag in ("footer", "nav"):
         wrapped = segment(_body(f"<html><body><{tag}>{_STORY}<p>More of the page.</p></{tag}></body></html>"))
         assert not any(line.furniture for line in wrapped)
+        headed = segment(_body(f"<html><body><{tag}><h1>Bicycles</h1><ul><li>A bicycle for rent</li></ul></{tag}></body></html>"))
+        assert not any(line.furniture for line in headed)
+
+
+def test_a_menu_that_holds_most_of_the_page_but_not_its_story_is_furniture():
+    menu = "".join(f"<li><span>Guitars of kind {k}</span></li>" for k in range(30))
+    lines = segment(_body(f"<html><body><nav><ul>{menu}</ul></nav><h2>A microphone</h2><p>It records voices well.</p></body></html>"))
+    assert [line.text for line in lines if not line.furniture] == ["A microphone", "It records voices well."]
 
 
 def test_a_related_box_is_the_element_its_name_opens_or_the_one_after_a_name_alone():

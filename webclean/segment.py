@@ -29,8 +29,10 @@ CELLS = frozenset({"td", "th"})
 NOISE_TAGS = frozenset({"nav", "aside", "footer", "menu"})
 # The page's furniture: its footer and its navigation, by tag or by ARIA role, and its
 # banner (the site's header; by role only: an article's <header> holds its headline).
-# A line inside one that holds under PASSED_MAX_SHARE of the page is marked
-# (Line.furniture).
+# A line inside one is marked (Line.furniture) unless the element wraps the page: it
+# holds PASSED_MAX_SHARE of the page or more, and the headline or a paragraph of prose
+# (_holds_story) with it (libxml2 leaves an unclosed <footer> or <nav> open over the
+# rest of the page; a shop's mega menu holds more than half of its product page).
 FURNITURE_TAGS = frozenset({"footer", "nav"})
 FURNITURE_ROLES = frozenset({"contentinfo", "navigation", "banner"})
 
@@ -190,6 +192,10 @@ _SUBJECT_PREFIXES = ("category-", "tag-", "tags-", "topic-")
 # wrapper of the page, whatever its names say ("cookies-accepted" on an outer <div>,
 # the one <form> of an ASP.NET page): it is walked.
 PASSED_MAX_SHARE = 0.5
+# A paragraph of more than this many characters is prose: an element that holds one, or
+# the page's <h1>, holds the story (FURNITURE_TAGS).
+STORY_PARAGRAPH_CHARS = 200
+_holds_story = etree.XPath(f"boolean(.//h1 | .//p[string-length(normalize-space(.)) > {STORY_PARAGRAPH_CHARS}])")
 
 
 def _names_consent(names: str) -> bool:
@@ -221,8 +227,8 @@ def segment(container: etree._Element) -> list[Line]:
     once, on its joined text. A consent manager's box (_names_consent) and a form the
     reader types into (_takes_entry) are passed over, their tails kept, unless they hold
     PASSED_MAX_SHARE of the container's characters. Lines inside a ``<footer>``, a
-    ``<nav>`` or an element of role ``contentinfo``, ``navigation`` or ``banner`` under
-    that share are marked (Line.furniture).
+    ``<nav>`` or an element of role ``contentinfo``, ``navigation`` or ``banner`` are
+    marked (Line.furniture), unless it holds that share and the story with it.
     """
     lines: list[Line] = []
     pieces: list[str] = []
@@ -281,7 +287,7 @@ def segment(container: etree._Element) -> list[Line]:
             skip = passed and el is not container and small(el)
             furniture = state[5]
             if not (furniture or skip) and (tag in FURNITURE_TAGS or el.get("role") in FURNITURE_ROLES) and el is not container:
-                furniture = small(el)
+                furniture = small(el) or not _holds_story(el)
             if noisy or contenty:
                 noise, content = noisy, contenty
             state = (block, state[1] or tag == "a", noise, content, groups, furniture)
