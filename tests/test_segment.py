@@ -226,3 +226,17 @@ def test_a_related_box_is_the_element_its_name_opens_or_the_one_after_a_name_alo
 def test_a_related_name_on_the_first_line_names_no_box():
     lines = segment(_body("<html><body><div><h3>Related</h3><p>Whatever follows.</p></div></body></html>"))
     assert related_boxes(lines) == [0, 0]
+
+
+@pytest.mark.parametrize(
+    ("name", "names_a_box"),
+    [
+        ("Related coverage", True), ("Mehr zum Thema", True), ("Lo más leído", True), ("大家都在看", True),
+        ("You may also like ›", True),
+        # A listing's own items, a label, a sentence that starts as a name does.
+        ("Latest news", False), ("Related:", False), ("Related stories are linked below the article.", False),
+    ],
+)  # fmt: skip
+def test_what_names_a_related_box(name, names_a_box):
+    lines = segment(_body(f"<html><body><p>The story.</p><div><h3>{name}</h3><ul><li>Another story</li></ul></div></body></html>"))
+    assert related_boxes(lines)[1:] == ([RELATED_NAME, IN_RELATED] if names_a_box else [0, 0])

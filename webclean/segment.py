@@ -330,11 +330,15 @@ def segment(container: etree._Element) -> list[Line]:
 # "You may also like", "Ähnliche Beiträge", "相关推荐"), in the languages of the dev data.
 RELATED_NAME_CHARS = 30
 _RELATED_NAME_RE = re.compile(
-    r"^\W*(?:related(?: articles?| stories| posts?| content| reading| news)?|you (?:may|might) (?:also )?(?:like|enjoy)"
-    r"|more (?:stories|articles|news|to read)|recommended(?: for you| stories| articles| reading)?|read next"
-    r"|what to read next|ähnliche (?:beiträge|artikel)|das könnte sie auch interessieren|weitere (?:artikel|beiträge)"
-    r"|(?:à )?lire aussi|articles similaires|相关推荐|为你推荐|猜你喜欢|相关阅读|热门推荐|推荐阅读|相关文章"
-    r"|相关新闻|您可能感兴趣的文章)[^\w:：]*$",
+    r"^\W*(?:related(?: articles?| stories| posts?| content| reading| news| coverage| topics| links| videos)?"
+    r"|you (?:may|might) (?:also )?(?:like|enjoy)|more (?:stories|articles|news|to read)"
+    r"|recommended(?: for you| stories| articles| reading)?|read next|what to read next|most (?:popular|read|viewed)"
+    r"|popular (?:posts|stories|articles)|trending(?: now| stories)?"
+    r"|(?:ähnliche|verwandte) (?:beiträge|artikel)|das könnte sie auch interessieren|weitere (?:artikel|beiträge)"
+    r"|mehr zum thema|meistgelesen|(?:à )?lire aussi|articles similaires|sur le même sujet|les plus lus"
+    r"|noticias relacionadas|artículos relacionados|te puede interesar|lo más leído"
+    r"|相关推荐|为你推荐|猜你喜欢|相关阅读|热门推荐|推荐阅读|相关文章|相关新闻|您可能感兴趣的文章|热门文章|精彩推荐|大家都在看|热门资讯)"
+    r"[^\w:：]*$",
     re.IGNORECASE,
 )
 # Line.related: a line that names such a box, and a line inside the box it names.
