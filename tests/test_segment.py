@@ -240,3 +240,11 @@ def test_a_related_name_on_the_first_line_names_no_box():
 def test_what_names_a_related_box(name, names_a_box):
     lines = segment(_body(f"<html><body><p>The story.</p><div><h3>{name}</h3><ul><li>Another story</li></ul></div></body></html>"))
     assert related_boxes(lines)[1:] == ([RELATED_NAME, IN_RELATED] if names_a_box else [0, 0])
+
+
+def test_names_nested_in_one_another_mark_their_lines_once():
+    nested = "<div><h3>Related</h3><p>A teaser.</p>" * 400 + "</div>" * 400
+    lines = segment(_body(f"<html><body><p>The story.</p>{nested}</body></html>"))
+    marks = related_boxes(lines)
+    assert marks[:4] == [0, RELATED_NAME, IN_RELATED, IN_RELATED]
+    assert set(marks[1:]) == {RELATED_NAME, IN_RELATED} and marks.count(RELATED_NAME) == 1

@@ -352,13 +352,14 @@ def related_boxes(lines: Sequence[Line]) -> list[int]:
     The box is the largest element that the name's line opens: the owner's ancestors,
     climbed while the line before lies outside them. A name alone in that element (a
     title ``<div>`` over a list beside it, a heading among the story's paragraphs)
-    names the element after it. The name on a page's first line opens the page, not
-    a box.
+    names the element after it. The name on the first line opens the lines, not a
+    box; a name inside a box already marked adds nothing (nor, on a page of names
+    nested in one another, a walk of the rest of the page per name).
     """
     marks = [0] * len(lines)
     for i in range(1, len(lines)):
         line = lines[i]
-        if line.length > RELATED_NAME_CHARS or _RELATED_NAME_RE.match(line.text) is None:
+        if marks[i] or line.length > RELATED_NAME_CHARS or _RELATED_NAME_RE.match(line.text) is None:
             continue
         marks[i] = RELATED_NAME
         before = {lines[i - 1].owner, *lines[i - 1].owner.iterancestors()}
