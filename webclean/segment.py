@@ -357,10 +357,13 @@ def related_boxes(lines: Sequence[Line]) -> list[int]:
     nested in one another, a walk of the rest of the page per name).
     """
     marks = [0] * len(lines)
-    for i in range(1, len(lines)):
-        line = lines[i]
-        if marks[i] or line.length > RELATED_NAME_CHARS or _RELATED_NAME_RE.match(line.text) is None:
+    names = [
+        i for i, line in enumerate(lines) if i and line.length <= RELATED_NAME_CHARS and _RELATED_NAME_RE.match(line.text)
+    ]
+    for i in names:
+        if marks[i]:
             continue
+        line = lines[i]
         marks[i] = RELATED_NAME
         before = {lines[i - 1].owner, *lines[i - 1].owner.iterancestors()}
         box = line.owner
