@@ -373,12 +373,10 @@ def related_boxes(lines: Sequence[Line]) -> list[int]:
             box = ancestor
         j = _mark_inside(lines, i + 1, box, marks)
         if j == i + 1:
-            # A name alone in its element names the element after it.
-            box = box.getnext()
-            while box is not None and not isinstance(box.tag, str):
-                box = box.getnext()
-            if box is not None:
-                _mark_inside(lines, j, box, marks)
+            # A name alone in its element names the element after it (comments passed over).
+            after = next(box.itersiblings(etree.Element), None)
+            if after is not None:
+                _mark_inside(lines, j, after, marks)
     return marks
 
 
