@@ -62,6 +62,20 @@ def test_all_link_lines_are_of_kind_link():
     assert lines[0].kind == "link" and lines[0].link_ratio == 1.0
 
 
+def test_the_text_after_a_link_is_linked_when_no_longer_than_the_link():
+    body = _body(
+        "<html><body><ul><li><a href='/a'>Storm hits the coast</a> (2005-01-01)</li></ul>"
+        "<p><a href='/redis'>Redis sets</a> are unordered collections of unique strings.</p>"
+        "<p><a href='/x'>A link <b>with</b> words</a></p>"
+        "<p><a href='/y'><span>in</span> the link's own text</a></p></body></html>"
+    )
+    title, sentence, whole, inner = segment(body)
+    assert title.link_ratio == 1.0 and title.kind == "link"  # a title and its date
+    assert sentence.link_ratio == 9 / 48 and sentence.kind == "p"  # prose that opens with a link
+    assert whole.link_ratio == 1.0
+    assert inner.link_ratio == 1.0  # a tail inside the link is the link's
+
+
 def test_hidden_elements_are_dropped_with_their_text_but_not_their_tail():
     # A modal dialog (aria-modal="true") comes closed as the page loads; a sheet that
     # is not modal is part of the page.

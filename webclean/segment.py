@@ -229,10 +229,16 @@ def segment(container: etree._Element) -> list[Line]:
     PASSED_MAX_SHARE of the container's characters. Lines inside a ``<footer>``, a
     ``<nav>`` or an element of role ``contentinfo``, ``navigation`` or ``banner`` are
     marked (Line.furniture), unless it holds that share and the story with it.
+
+    The text after a link's end tag is measured as linked when it is no longer than the
+    link: a title's date or source (``<a>Title</a> (2005-01-01)``) belongs to the link, a
+    sentence that opens with a link (``<a>Redis sets</a> are unordered collections …``)
+    is prose.
     """
     lines: list[Line] = []
     pieces: list[str] = []
     linked = 0
+    link_start = 0  # the line's linked characters when the open link began
     solid = False  # whether a piece of the line has more than white space
 
     def flush(owner: tuple[etree._Element, int], noise: bool, content: bool, groups: int, furniture: bool) -> None:
@@ -290,6 +296,8 @@ def segment(container: etree._Element) -> list[Line]:
                 furniture = small(el) or not _holds_story(el)
             if noisy or contenty:
                 noise, content = noisy, contenty
+            if tag == "a" and not state[1]:
+                link_start = linked
             state = (block, state[1] or tag == "a", noise, content, groups, furniture)
             stack.append(state)
             if block:
@@ -314,15 +322,18 @@ def segment(container: etree._Element) -> list[Line]:
                 pieces.clear()
             owners.pop()
         state = stack[-1] if stack else top
-        # The tail is measured as linked when the element is a link or inside one:
-        # counted as the parent's text instead, F1 fell (docs/experiments/quality-history.md, #13).
+        # Inside a link the tail is linked; after the link itself, when no longer than the
+        # link (every tail counted as the parent's, the old portals' lists fell:
+        # docs/experiments/quality-history.md, #13).
         tail = el.tail
         if tail and el is not container:
             pieces.append(tail)
             if not solid and not tail.isspace():
                 solid = True
             if closed[1]:
-                linked += text_length(tail)
+                length = text_length(tail)
+                if state[1] or length <= linked - link_start:
+                    linked += length
     return lines
 
 
