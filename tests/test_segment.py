@@ -246,9 +246,12 @@ def test_a_related_name_on_the_first_line_names_no_box():
     ("name", "names_a_box"),
     [
         ("Related coverage", True), ("Mehr zum Thema", True), ("Lo más leído", True), ("大家都在看", True),
-        ("You may also like ›", True),
-        # A listing's own items, a label, a sentence that starts as a name does.
+        ("You may also like ›", True), ("Editor's picks", True), ("Das könnte dich auch interessieren", True),
+        ("Czytaj także", True), ("延伸阅读", True),
+        # A listing's own items, a label, a sentence that starts as a name does; a
+        # travel advice's "Recommendations" and a paper's "Discussion" are the page's.
         ("Latest news", False), ("Related:", False), ("Related stories are linked below the article.", False),
+        ("Empfehlungen", False), ("Discussion", False),
     ],
 )  # fmt: skip
 def test_what_names_a_related_box(name, names_a_box):

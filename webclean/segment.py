@@ -344,11 +344,16 @@ _RELATED_NAME_RE = re.compile(
     r"^\W*(?:related(?: articles?| stories| posts?| content| reading| news| coverage| topics| links| videos)?"
     r"|you (?:may|might) (?:also )?(?:like|enjoy)|more (?:stories|articles|news|to read)"
     r"|recommended(?: for you| stories| articles| reading)?|read next|what to read next|most (?:popular|read|viewed)"
-    r"|popular (?:posts|stories|articles)|trending(?: now| stories)?"
-    r"|(?:ähnliche|verwandte) (?:beiträge|artikel)|das könnte sie auch interessieren|weitere (?:artikel|beiträge)"
-    r"|mehr zum thema|meistgelesen|(?:à )?lire aussi|articles similaires|sur le même sujet|les plus lus"
-    r"|noticias relacionadas|artículos relacionados|te puede interesar|lo más leído"
-    r"|相关推荐|为你推荐|猜你喜欢|相关阅读|热门推荐|推荐阅读|相关文章|相关新闻|您可能感兴趣的文章|热门文章|精彩推荐|大家都在看|热门资讯)"
+    r"|popular (?:posts|stories|articles)|trending(?: now| stories)?|editor'?s'? picks|top stories|more like this"
+    r"|don't miss|up next|keep reading|recommended videos"
+    r"|(?:ähnliche|verwandte) (?:beiträge|artikel)|(?:das )?könnte (?:sie|dich) auch interessieren"
+    r"|(?:das )?könnte (?:ihnen|dir) auch gefallen|auch interessant|weitere (?:artikel|beiträge|themen)"
+    r"|mehr zum thema|meistgelesen|(?:à )?lire (?:aussi|également)|articles similaires|sur le même sujet|les plus lus"
+    r"|vous aimerez aussi|les plus populaires|dans la même rubrique"
+    r"|noticias relacionadas|artículos relacionados|(?:también )?te puede interesar|lo más leído|lo más visto|más noticias"
+    r"|polecane|najczęściej czytane|podobne artykuły|czytaj (?:także|też)|zobacz (?:także|też)"
+    r"|相关推荐|为你推荐|猜你喜欢|相关阅读|热门推荐|推荐阅读|相关文章|相关新闻|您可能感兴趣的文章|热门文章|精彩推荐|大家都在看|热门资讯"
+    r"|延伸阅读|相关报道|编辑推荐|今日推荐|相关视频|热点新闻)"
     r"[^\w:：]*$",
     re.IGNORECASE,
 )
