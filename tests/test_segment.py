@@ -76,6 +76,15 @@ def test_the_text_after_a_link_is_linked_when_no_longer_than_the_link():
     assert inner.link_ratio == 1.0  # a tail inside the link is the link's
 
 
+def test_a_link_that_holds_a_block_is_measured_on_the_line_its_tail_ends():
+    # The card's block ends a line inside the link; the tail is weighed against the
+    # link's text on its own line ("abcdef"), not against a line already flushed.
+    body = _body("<html><body><p><a href='/a'>First link</a><a href='/b'><div>Card</div>abcdef</a> (2005)</p></body></html>")
+    lines = segment(body)
+    assert [line.text for line in lines] == ["First link", "Card", "abcdef (2005)"]
+    assert lines[2].link_ratio == 1.0
+
+
 def test_hidden_elements_are_dropped_with_their_text_but_not_their_tail():
     # A modal dialog (aria-modal="true") comes closed as the page loads; a sheet that
     # is not modal is part of the page.

@@ -238,11 +238,11 @@ def segment(container: etree._Element) -> list[Line]:
     lines: list[Line] = []
     pieces: list[str] = []
     linked = 0
-    link_start = 0  # the line's linked characters when the open link began
+    link_start = 0  # the line's linked characters when the open link began (or the line did)
     solid = False  # whether a piece of the line has more than white space
 
     def flush(owner: tuple[etree._Element, int], noise: bool, content: bool, groups: int, furniture: bool) -> None:
-        nonlocal linked
+        nonlocal linked, link_start
         text = normalise_space("".join(pieces))
         pieces.clear()
         if text:
@@ -250,7 +250,7 @@ def segment(container: etree._Element) -> list[Line]:
             ratio = min(1.0, linked / length)
             element, level = owner
             lines.append(Line(text, element, _kind(element, ratio), ratio, noise, content, groups, length, level, furniture))
-        linked = 0
+        linked = link_start = 0
 
     # One entry per open element: (is block, in a link, noise attr, content attr, groups, in furniture).
     stack: list[tuple[bool, bool, bool, bool, int, bool]] = []
