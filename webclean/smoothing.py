@@ -305,7 +305,7 @@ def related_boxes(units: Sequence[Unit], kept: Sequence[str | None]) -> list[boo
     (before it, a "Related" box is the page's, and what follows may be the story).
     """
     dropped = [False] * len(units)
-    # Most pages name no box: the test is one pass in C over the column.
+    # Most pages name no box: one look down the column of marks spares the rest.
     if RELATED_NAME not in [unit.related for unit in units]:
         return dropped
     paragraphs = _paragraphs(units, kept)
