@@ -190,3 +190,66 @@ def test_a_ranked_list_whose_titles_are_links_is_no_thread():
     block, units = locate_units(parse_html(markup), Config(method="svm"))
     assert block.slots == ()
     assert not any(u.post for u in units)  # each line goes to the classifier
+
+
+def _question_and_answers(titled: bool = False) -> str:
+    """A question page: the question and its answers are records unlike each other,
+    each post's text in a ``<div class='post-body'>``; the question's comment adds too
+    little text for the block to grow over it, and enough to stop its growth.
+    ``titled``: each record under a linked heading, as the stories of a feed are."""
+    question = (
+        "I am trying to understand how coroutines share one thread. I expected two tasks that each "
+        "run a long loop to take turns, but the first task runs to its end before the second starts. "
+        "Why does awaiting a coroutine that never suspends not give the other task a chance to run? "
+        "When I add a sleep of zero seconds inside the loop the output interleaves as I expected, and I "
+        "would like to understand what happens at a lower level and why a plain await is not enough. Is there a rule for where a task may be switched out? "
+        "The documentation says that tasks run concurrently, which is what confuses me here."
+    )
+    answers = [
+        "Awaiting a coroutine does not yield to the event loop by itself. Control goes back to the loop "
+        "only when something actually suspends, such as a sleep, a socket read or a future that is not done.",
+        "Your long function never reaches a suspension point, so the loop never gets control back. Put an "
+        "await of asyncio.sleep(0) inside the loop, or run the work in an executor so it does not block.",
+        "Think of await as a function call that may suspend. If the callee never suspends, it is just a call, "
+        "and the loop cannot switch tasks until the whole chain of calls returns or suspends somewhere.",
+    ]
+
+    def title(number: int) -> str:
+        return f"<h2><a href='/q/{number}'>Story number {number}</a></h2>" if titled else ""
+
+    def user(name: str) -> str:
+        return f"<div class='user-card'><a href='/users/{name}'>{name}</a> <span>1,024</span></div>"
+
+    comments = (
+        "<div class='comments'><ul><li>Did you try running it with debug mode on? It reports every callback that holds the loop for longer than a tenth of a second. <a href='/users/c1'>someone</a></li></ul></div>"
+    )
+    head = "<div id='header'><h1><a href='/q/1'>Why does await not switch tasks?</a></h1></div>"
+    first = (
+        f"<div id='question' class='question'>{title(0)}<div class='votes'><a href='/up'>▲</a> 12</div>"
+        f"<div class='post-cell'><div class='post-body'><p>{question}</p></div>{user('asker')}</div>{comments}</div>"
+    )
+    rest = "".join(
+        f"<div id='answer-{n}' class='answer'>{title(n)}<div class='votes'><a href='/up'>▲</a> {n}</div>"
+        f"<div class='answer-cell'><div class='post-body'><p>{text}</p></div>{user(f'helper{n}')}</div></div>"
+        for n, text in enumerate(answers, 1)
+    )
+    return (
+        "<html><body><div id='nav'><a href='/'>Home</a> <a href='/questions'>Questions</a></div>"
+        f"<div id='content'>{head}<div id='mainbar'>{first}<div id='answers'><h2>3 Answers</h2>{rest}</div></div>"
+        "<div id='sidebar'><a href='/hot'>Hot questions</a></div></div></body></html>"
+    )
+
+
+def test_a_question_and_its_answers_are_found_by_their_texts_alike():
+    block, units = locate_units(parse_html(_question_and_answers()), Config(method="svm"))
+    assert block.element.get("id") == "mainbar"
+    assert [slot.getparent().get("class") for slot in block.slots] == ["post-cell", "answer-cell", "answer-cell", "answer-cell"]
+    assert [record.get("id") for record in block.records] == ["question", "answer-1", "answer-2", "answer-3"]
+    kept = {u.text for u in units if u.post > 0}
+    assert any(text.startswith("Think of await as a function call") for text in kept)
+    assert not any("debug mode" in text or "helper1" in text for text in kept)
+
+
+def test_posts_alike_under_linked_titles_are_a_feed_not_a_thread():
+    block, _ = locate_units(parse_html(_question_and_answers(titled=True)), Config(method="svm"))
+    assert block.slots == ()

@@ -21,6 +21,10 @@ from lxml import etree
 _RECORD_DEPTH = 12
 # So many records alike make a list of them.
 _RECORDS = 3
+# Posts found by the likeness of their texts alone (twin_posts): at least _RECORDS of
+# them, and half of them, hold so many counted characters (a page's widgets do not).
+_POST_CHARS = 100
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 # A list's rank number ("1.", "#2", "3)"): rows whose "post" is one are a ranked list.
 _RANK_RE = re.compile(r"[#№]?\d+[.):]?")
 _DIGITS_RE = re.compile(r"\d+")
@@ -54,11 +58,71 @@ def find_records(best: etree._Element, total: dict[etree._Element, int], ascend_
                 alike = tuple(c for c in parent if total.get(c, 0) and _record_signature(c) == signature)
                 if len(alike) >= _RECORDS:
                     return alike, _slots(best, alike)
-            thread = loose_thread(best, element, total)
+            thread = loose_thread(best, element, total) or twin_posts(best, parent, total)
             if thread is not None:
                 return thread
         element = parent
     return None
+
+
+def twin_posts(best: etree._Element, parent: etree._Element, total: dict[etree._Element, int]) -> Thread | None:
+    """The posts under ``parent`` whose texts' elements are alike to the block's, or None.
+
+    A question and its answers are records unlike each other (``<div id="question">``,
+    and ``<div class="answer">`` inside ``<div id="answers">``), and the question's
+    comments stop Step 1's growth at the question; but each post's text sits in an
+    element alike in tag, class and id (``<div class="post-body">``). Such elements
+    under ``parent`` are the posts when: at least three, and half of them, hold
+    _POST_CHARS of counted text, together at least half of ``parent``'s; none lies in
+    another; each one's record (the highest element under ``parent`` that holds it
+    alone) holds more of the post's counted text than of its own, at least three
+    records show a link outside the post (its author), and at most one holds a linked
+    heading (a feed's stories have each their title).
+    """
+    signature = _record_signature(best)
+    if signature is None:
+        return None
+    slots = [e for e in parent.iter(best.tag) if total.get(e, 0) and _record_signature(e) == signature]
+    posts = sum(1 for slot in slots if total[slot] >= _POST_CHARS)
+    if posts < max(_RECORDS, len(slots) / 2) or 2 * sum(total[slot] for slot in slots) < total[parent]:
+        return None
+    holding: dict[etree._Element, int] = {}  # how many of the slots each element holds
+    for slot in slots:
+        for ancestor in slot.iterancestors():
+            if ancestor is parent:
+                break
+            holding[ancestor] = holding.get(ancestor, 0) + 1
+    if any(slot in holding for slot in slots):
+        return None
+    records = [_alone(slot, parent, holding) for slot in slots]
+    if 2 * sum(total[slot] for slot in slots) < sum(total.get(record, 0) for record in records):
+        return None
+    if sum(1 for record, slot in zip(records, slots) if record is not slot and _signed(record, slot)) < _RECORDS:
+        return None
+    if sum(1 for record, slot in zip(records, slots) if _titled(record, slot)) > 1:
+        return None
+    return tuple(records), tuple(slots)
+
+
+def _titled(record: etree._Element, text: etree._Element) -> bool:
+    """Whether the record holds, outside the post's text, a heading that links (a
+    story's title, which leads to the story)."""
+    return any(text not in heading.iterancestors() and _links(heading) for heading in record.iter(*_HEADINGS))
+
+
+def _links(heading: etree._Element) -> bool:
+    """Whether a heading holds a link or lies in one."""
+    return any(True for _ in heading.iter("a")) or any(a.tag == "a" for a in heading.iterancestors())
+
+
+def _alone(slot: etree._Element, parent: etree._Element, holding: dict[etree._Element, int]) -> etree._Element:
+    """The highest element under ``parent`` that holds ``slot`` and no other slot."""
+    record = slot
+    for ancestor in slot.iterancestors():
+        if ancestor is parent or holding[ancestor] > 1:
+            break
+        record = ancestor
+    return record
 
 
 def posts_within(winner: etree._Element, block: etree._Element, total: dict[etree._Element, int]) -> Thread | None:
