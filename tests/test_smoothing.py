@@ -71,7 +71,7 @@ def test_method_svm_smooths_link_runs_and_paper_does_not():
     assert classifier_spec("paper").smoothing == ()
     assert classifier_spec("svm").smoothing == (
         "link_runs", "credits", "see_also", "notices", "related_boxes", "empty_headings", "empty_labels",
-        "tail_lines", "margin_lines", "items", "furniture",
+        "repeats", "tail_lines", "margin_lines", "items", "furniture",
     )  # fmt: skip
 
 def test_credits_drop_short_lines_that_name_a_source_or_an_editor():
@@ -255,6 +255,41 @@ def test_empty_labels_drop_a_label_whose_line_is_dropped():
     long_label = "Everything the council decided on Monday about the bridge:"
     assert smooth([line_unit(long_label)], [long_label], 40, ("empty_labels",)) == [long_label]
     assert smooth([line_unit("来源："), line_unit(LONG)], ["来源：", None], 40, ("empty_labels",)) == [None, None]
+
+def test_repeats_drop_the_text_shown_again_elsewhere_on_the_page():
+    from webclean.line_features import line_units
+    from webclean.parse import parse_html
+    from webclean.segment import segment
+
+    description = "A wheel thrown mug with a matte speckled finish and a clear glazed interior."
+    care = "Suitable for dishwashers and microwave ovens; avoid rapid heating and cooling."
+    refrain = "And the river ran on to the sea, as it always had and always would."
+    page = (
+        f"<html><body><div class='product'><h1>White speckle mug</h1><p>{description}</p><p>{care}</p></div>"
+        f"<div class='tabs'><div class='tab'><p>{description}</p><p>{care}</p></div></div>"
+        f"<div class='poem'><p>{refrain}</p><p>The boats came home at night.</p><p>{refrain}</p></div></body></html>"
+    )
+    units = line_units(segment(parse_html(page).find("body")))
+    assert [u.copy for u in units] == [0, 0, 0, 2, 2, 0, 0, 0]
+    kept = [u.text for u in units]
+    out = smooth(units, kept, 40, ("repeats",))
+    # The shop's description again in its tabs goes; a refrain within its poem stays.
+    assert out == ["White speckle mug", description, care, None, None, refrain, "The boats came home at night.", refrain]
+    # A copy stays when its first was dropped: the text is then kept once.
+    kept[1] = None
+    assert smooth(units, kept, 40, ("repeats",))[3] == description
+
+def test_a_line_repeated_alone_in_other_elements_is_no_copy():
+    from webclean.line_features import line_units
+    from webclean.parse import parse_html
+    from webclean.segment import segment
+
+    # Each card's fine print: the same line in each card, between lines that differ.
+    terms = "Cannot be combined with other offers. Valid at participating locations only."
+    cards = "".join(f"<div class='card'><h3>{n} off any repair</h3><p>{terms}</p><p>Expires {n} May</p></div>" for n in (10, 20, 30))
+    units = line_units(segment(parse_html(f"<html><body>{cards}</body></html>").find("body")))
+    assert [u.text for u in units].count(terms) == 3
+    assert all(u.copy == 0 for u in units)
 
 def test_tail_lines_drop_what_the_classifier_is_unsure_of_after_the_texts_last_paragraph():
     lines = {

@@ -9,7 +9,7 @@ import math
 import re
 import string
 from collections.abc import Sequence
-from itertools import repeat
+from itertools import islice, repeat
 
 from lxml import etree
 
@@ -244,7 +244,43 @@ def line_units(
         groups=groups,
         furniture=furniture,
         related=related_boxes(lines),
+        copy=repeats(texts, owners, lengths),
     )
+
+
+# A line of at least this many characters is looked for again (repeats): shorter lines
+# ("Share", "Read more", a price) recur on every page by design.
+REPEAT_CHARS = 40
+
+
+def repeats(texts: Sequence[str], owners: Sequence[etree._Element], lengths: Sequence[int]) -> list[int]:
+    """Unit.copy of each line: how many lines back the first line of the same text is,
+    when that line's element sits in a box of another kind and a line beside the two
+    is the same too (a passage shown again: a shop's description in its tabs); 0 for a
+    line met first, shorter than REPEAT_CHARS, repeated alone (each card's fine print,
+    a refrain), or in a box of the same kind (a plan's features in each of a pricing
+    table's columns, a paragraph written twice)."""
+    n = len(texts)
+    first: dict[str, int] = {}
+    column = [0] * n
+    for m, text in enumerate(texts):
+        if lengths[m] >= REPEAT_CHARS:
+            k = first.setdefault(text, m)
+            if k != m and _in_passage(texts, k, m) and _box(owners[k]) != _box(owners[m]):
+                column[m] = m - k
+    return column
+
+
+def _box(owner: etree._Element) -> tuple[tuple[str, str], ...]:
+    """The tags and classes of the two elements above a line's element."""
+    return tuple((str(box.tag), box.get("class") or "") for box in islice(owner.iterancestors(), 2))
+
+
+def _in_passage(texts: Sequence[str], k: int, m: int) -> bool:
+    """Whether the line before line ``m``, or the one after it, is the same as the one
+    beside line ``k`` on that side."""
+    before = k > 0 and m - 1 != k and texts[k - 1] == texts[m - 1]
+    return before or (m + 1 < len(texts) and texts[k + 1] == texts[m + 1])
 
 
 def _thread_posts(

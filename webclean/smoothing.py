@@ -35,12 +35,15 @@ EMPTY_LABEL = "empty label"  # a "Tags:" label whose line is dropped, dropped (e
 UNSURE_TAIL = "unsure tail"  # after the text's last paragraph, kept with a decision under 1, dropped (tail_lines)
 UNSURE_MARGIN = "unsure margin"  # before the block, kept with a decision under 0.25, dropped (margin_lines)
 ITEM = "item"  # a line of a page of items, kept with the whole block (items)
+REPEAT = "repeat"  # a kept line whose text an earlier kept line has, elsewhere on the page (repeats)
 FURNITURE = "furniture"  # a line of the page's footer, navigation or banner (Unit.furniture), dropped whatever was decided
 
 # The passes of smooth(), in the order they run; denoise runs tail_lines and
 # margin_lines after them, as they ask the classifier again, then items, as it reads
 # every other decision, and furniture last, which drops the lines of a footer, a navigation or a banner whatever kept them.
-SMOOTHING_PASSES = ("link_runs", "credits", "see_also", "notices", "related_boxes", "empty_headings", "empty_labels")
+SMOOTHING_PASSES = (
+    "link_runs", "credits", "see_also", "notices", "related_boxes", "empty_headings", "empty_labels", "repeats",
+)  # fmt: skip
 DENOISE_PASSES = ("tail_lines", "margin_lines", "items", "furniture")
 # A paragraph of more than this many characters is the text's own (empty_headings).
 TEXT_PARAGRAPH_CHARS = 80
@@ -95,7 +98,10 @@ def smooth(
       dropped;
     - ``empty_labels``: a kept line of at most LABEL_CHARS characters that ends with a
       colon, whose next line is dropped (or that ends the page), is noise: it labels
-      a list of tags, a date or a form field that is not text.
+      a list of tags, a date or a form field that is not text;
+    - ``repeats``: a kept line whose text a kept line before it has, in an element
+      with another parent (Unit.copy), is noise: the same text shown twice by the
+      page's layout (a shop's description in its tabs, a print or mobile copy).
     Table cells (not samples) are left as they are.
     """
     return apply_passes(units, kept, beta, passes, link_run)[0]
@@ -132,6 +138,8 @@ def apply_passes(
         drop(empty_headings(units, kept), EMPTY_HEADING)
     if "empty_labels" in passes:
         drop(empty_labels(units, kept), EMPTY_LABEL)
+    if "repeats" in passes:
+        drop([bool(text) and unit.copy > 0 and bool(kept[i - unit.copy]) for i, (unit, text) in enumerate(zip(units, kept))], REPEAT)
     return kept, dropped_by
 
 

@@ -51,6 +51,11 @@ class Unit(NamedTuple):
     # "相关推荐"), segment.IN_RELATED for a line of the box it names (segment.related_boxes).
     # Not a feature: the smoothing pass "related_boxes" drops them.
     related: int = 0
+    # How many lines back the same text was written already, in another element (a
+    # shop's description again in its tabs, the page's text again in a print or mobile
+    # copy); 0 for none (line_features.repeats). Not a feature: the smoothing pass
+    # "repeats" drops the copy when both are kept.
+    copy: int = 0
 
     @property
     def is_sample(self) -> bool:
