@@ -35,7 +35,7 @@ EMPTY_LABEL = "empty label"  # a "Tags:" label whose line is dropped, dropped (e
 UNSURE_TAIL = "unsure tail"  # after the text's last paragraph, kept with a decision under 1, dropped (tail_lines)
 UNSURE_MARGIN = "unsure margin"  # before the block, kept with a decision under 0.25, dropped (margin_lines)
 ITEM = "item"  # a line of a page of items, kept with the whole block (items)
-REPEAT = "repeat"  # a kept line whose text an earlier kept line has, elsewhere on the page (repeats)
+REPEAT = "repeat"  # a kept line that copies a kept line before it, shown again by the layout (repeats)
 FURNITURE = "furniture"  # a line of the page's footer, navigation or banner (Unit.furniture), dropped whatever was decided
 
 # The passes of smooth(), in the order they run; denoise runs tail_lines and
@@ -99,9 +99,10 @@ def smooth(
     - ``empty_labels``: a kept line of at most LABEL_CHARS characters that ends with a
       colon, whose next line is dropped (or that ends the page), is noise: it labels
       a list of tags, a date or a form field that is not text;
-    - ``repeats``: a kept line whose text a kept line before it has, in an element
-      with another parent (Unit.copy), is noise: the same text shown twice by the
-      page's layout (a shop's description in its tabs, a print or mobile copy).
+    - ``repeats``: a kept line that copies a kept line before it, in a passage shown
+      again in a box of another kind (Unit.copy, line_features.repeats), is noise:
+      the page's layout shows the text twice (a shop's description in its tabs, a copy
+      for another screen size).
     Table cells (not samples) are left as they are.
     """
     return apply_passes(units, kept, beta, passes, link_run)[0]
@@ -139,7 +140,7 @@ def apply_passes(
     if "empty_labels" in passes:
         drop(empty_labels(units, kept), EMPTY_LABEL)
     if "repeats" in passes:
-        drop([bool(text) and unit.copy > 0 and bool(kept[i - unit.copy]) for i, (unit, text) in enumerate(zip(units, kept))], REPEAT)
+        drop(copies(units, kept), REPEAT)
     return kept, dropped_by
 
 
@@ -366,6 +367,11 @@ def empty_headings(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bo
             if kept[i]:
                 heads_nothing = False
     return empty
+
+
+def copies(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
+    """Which units are kept copies of a kept line before them (smooth's ``repeats``)."""
+    return [bool(text) and unit.copy > 0 and bool(kept[i - unit.copy]) for i, (unit, text) in enumerate(zip(units, kept))]
 
 
 def empty_labels(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:

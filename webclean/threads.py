@@ -74,10 +74,10 @@ def twin_posts(best: etree._Element, parent: etree._Element, total: dict[etree._
     element alike in tag, class and id (``<div class="post-body">``). Such elements
     under ``parent`` are the posts when: at least three, and half of them, hold
     _POST_CHARS of counted text, together at least half of ``parent``'s; none lies in
-    another; each one's record (the highest element under ``parent`` that holds it
-    alone) holds more of the post's counted text than of its own, at least three
-    records show a link outside the post (its author), and at most one holds a linked
-    heading (a feed's stories have each their title).
+    another; the records (each the highest element under ``parent`` that holds one of
+    them alone) hold together at most twice the posts' counted text, at least three
+    show a link outside the post (its author), and at most one holds a linked heading
+    (a feed's stories have each their title).
     """
     signature = _record_signature(best)
     if signature is None:

@@ -51,10 +51,10 @@ class Unit(NamedTuple):
     # "相关推荐"), segment.IN_RELATED for a line of the box it names (segment.related_boxes).
     # Not a feature: the smoothing pass "related_boxes" drops them.
     related: int = 0
-    # How many lines back the same text was written already, in another element (a
-    # shop's description again in its tabs, the page's text again in a print or mobile
-    # copy); 0 for none (line_features.repeats). Not a feature: the smoothing pass
-    # "repeats" drops the copy when both are kept.
+    # How many lines back the line's text was shown already, in a passage shown again
+    # in a box of another kind (a shop's description again in its tabs, a copy for
+    # another screen size); 0 for none (line_features.repeats). Not a feature: the
+    # smoothing pass "repeats" drops the copy when both are kept.
     copy: int = 0
 
     @property
