@@ -5,7 +5,9 @@ from scripted import LONG, PARAGRAPH, ValuesByText, line_unit
 
 from webclean.denoise import denoise
 from webclean.features import FEATURE_SETS, FEATURE_WIDTHS
-from webclean.segment import IN_RELATED, RELATED_NAME
+from webclean.line_features import line_units
+from webclean.parse import parse_html
+from webclean.segment import IN_RELATED, RELATED_NAME, segment
 from webclean.smoothing import (
     FURNITURE,
     ITEM,
@@ -257,10 +259,6 @@ def test_empty_labels_drop_a_label_whose_line_is_dropped():
     assert smooth([line_unit("来源："), line_unit(LONG)], ["来源：", None], 40, ("empty_labels",)) == [None, None]
 
 def test_repeats_drop_the_text_shown_again_elsewhere_on_the_page():
-    from webclean.line_features import line_units
-    from webclean.parse import parse_html
-    from webclean.segment import segment
-
     description = "A wheel thrown mug with a matte speckled finish and a clear glazed interior."
     care = "Suitable for dishwashers and microwave ovens; avoid rapid heating and cooling."
     refrain = "And the river ran on to the sea, as it always had and always would."
@@ -280,10 +278,6 @@ def test_repeats_drop_the_text_shown_again_elsewhere_on_the_page():
     assert smooth(units, kept, 40, ("repeats",))[3] == description
 
 def test_a_line_repeated_alone_in_other_elements_is_no_copy():
-    from webclean.line_features import line_units
-    from webclean.parse import parse_html
-    from webclean.segment import segment
-
     # Each card's fine print: the same line in each card, between lines that differ.
     terms = "Cannot be combined with other offers. Valid at participating locations only."
     cards = "".join(f"<div class='card'><h3>{n} off any repair</h3><p>{terms}</p><p>Expires {n} May</p></div>" for n in (10, 20, 30))

@@ -16,6 +16,8 @@ from collections.abc import Callable
 
 from lxml import etree
 
+from webclean.segment import HEADINGS
+
 # How far above the block its record may lie: a forum post's text sits about ten
 # levels below the post's own element (table, row, cell and the boxes within).
 _RECORD_DEPTH = 12
@@ -24,7 +26,6 @@ _RECORDS = 3
 # Posts found by the likeness of their texts alone (twin_posts): at least _RECORDS of
 # them, and half of them, hold so many counted characters (a page's widgets do not).
 _POST_CHARS = 100
-_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 # A list's rank number ("1.", "#2", "3)"): rows whose "post" is one are a ranked list.
 _RANK_RE = re.compile(r"[#№]?\d+[.):]?")
 _DIGITS_RE = re.compile(r"\d+")
@@ -84,7 +85,8 @@ def twin_posts(best: etree._Element, parent: etree._Element, total: dict[etree._
         return None
     slots = [e for e in parent.iter(best.tag) if total.get(e, 0) and _record_signature(e) == signature]
     posts = sum(1 for slot in slots if total[slot] >= _POST_CHARS)
-    if posts < max(_RECORDS, len(slots) / 2) or 2 * sum(total[slot] for slot in slots) < total[parent]:
+    in_posts = sum(total[slot] for slot in slots)
+    if posts < max(_RECORDS, len(slots) / 2) or 2 * in_posts < total[parent]:
         return None
     holding: dict[etree._Element, int] = {}  # how many of the slots each element holds
     for slot in slots:
@@ -95,7 +97,7 @@ def twin_posts(best: etree._Element, parent: etree._Element, total: dict[etree._
     if any(slot in holding for slot in slots):
         return None
     records = [_alone(slot, parent, holding) for slot in slots]
-    if 2 * sum(total[slot] for slot in slots) < sum(total.get(record, 0) for record in records):
+    if 2 * in_posts < sum(total.get(record, 0) for record in records):
         return None
     if sum(1 for record, slot in zip(records, slots) if record is not slot and _signed(record, slot)) < _RECORDS:
         return None
@@ -107,7 +109,7 @@ def twin_posts(best: etree._Element, parent: etree._Element, total: dict[etree._
 def _titled(record: etree._Element, text: etree._Element) -> bool:
     """Whether the record holds, outside the post's text, a heading that links (a
     story's title, which leads to the story)."""
-    return any(text not in heading.iterancestors() and _links(heading) for heading in record.iter(*_HEADINGS))
+    return any(text not in heading.iterancestors() and _links(heading) for heading in record.iter(*HEADINGS))
 
 
 def _links(heading: etree._Element) -> bool:
