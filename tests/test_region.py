@@ -79,6 +79,35 @@ def test_block_stops_beside_a_heading_when_the_text_around_is_unlike():
     assert _manual_block("main", "div class='teaser'") == "ol"
 
 
+def _boxed_article(sections: int, intro: int = 200) -> str:
+    """The block Step 1 finds in an article cut into ``sections`` bare sections of 320
+    characters, below an editorial note (600) boxed with its author's bio (120) and
+    followed by an intro of ``intro`` characters."""
+    section = f"<div><h2>{'标' * 20}</h2><p>{'节' * 300}。</p></div>"
+    markup = (
+        "<html><body><div id='nav'><a href='/'>首页</a></div><div id='content'><div class='top'>"
+        f"<div class='box'><div class='note'><p>{'注' * 600}。</p></div><div class='bio'><p>{'者' * 120}。</p></div></div>"
+        f"<p>{'引' * intro}。</p></div>{section * sections}</div><div id='footer'>版权所有</div></body></html>"
+    )
+    root = parse_html(markup)
+    block = locate_region(segment(root.find("body")), root, 0.3, frozenset({"div", "body"}), ascend_gain=0.25)
+    return block.element.get("id") or block.element.get("class") or block.element.tag
+
+
+def test_block_grows_past_its_box_into_an_article_of_many_sections():
+    # The bio and the intro stop the growth (more than a caption, too little to
+    # grow into); the article around holds more than four times the note, and the
+    # note's branch adds under a tenth of it.
+    assert _boxed_article(sections=10) == "content"
+
+
+def test_block_stays_in_its_box_when_the_text_around_is_not_much_more():
+    assert _boxed_article(sections=4) == "note"
+    # The note's branch adds more than a tenth of the article: the box is a part of
+    # the page of its own.
+    assert _boxed_article(sections=10, intro=400) == "note"
+
+
 def test_improved_method_finds_text_without_p():
     markup = "<html><body><table><tr><td>菜单</td><td>没有段落标签的正文，用换行分开。<br>第二句话也在这里。</td></tr></table></body></html>"
     root = parse_html(markup)

@@ -79,10 +79,13 @@ def _grow(best: etree._Element, total: dict[etree._Element, int], ascend_gain: f
             above = _continued(node, best, total, ascend_gain)
             if above is None:
                 found = find_records(best, total, ascend_gain)
-                if found is None:
-                    break
-                thread = thread or found
-                above = found[0][0].getparent()
+                if found is not None:
+                    thread = thread or found
+                    above = found[0][0].getparent()
+                else:
+                    above = _far(node, best, total, ascend_gain)
+                    if above is None:
+                        break
             best = node = above
     if thread is None:
         thread = posts_within(winner, best, total)
@@ -129,6 +132,47 @@ def _continued(
     if alike >= _ALIKE_SHARE * (total[above] - total.get(below, 0)):
         return above
     return None
+
+
+# A block beside an article cut into many small sections (an editorial note, a bio)
+# holds a few hundred characters, and the sections' ancestor many times as many: an
+# ancestor holding at least _FAR times the block's counted text ...
+_FAR = 4.0
+# ... whose child on the block's side adds at most this share of its text ...
+_FAR_BESIDE = 0.1
+# ... to a block of at least this many counted characters (a page of a few lines
+# does not grow into the page around it).
+_FAR_MIN = 200
+
+
+def _far(
+    node: etree._Element, best: etree._Element, total: dict[etree._Element, int], ascend_gain: float
+) -> etree._Element | None:
+    """The far ancestor to grow into past the block's own box, or None.
+
+    The last resort of the growth, when neither :func:`_continued` nor a record list
+    takes the block further: a box beside the article (an editorial note, an
+    author's bio) wins Step 1 over sections that each hold less. The ancestor that
+    crosses the growth's gain holds under _CONTINUED times the block's text (the box
+    and a little around it); when an ancestor further up, below ``<body>``, holds at
+    least _FAR times as much, and the block's own branch adds at most _FAR_BESIDE of
+    that ancestor's text, the block grows into it: what won is a small part of it,
+    beside many others.
+    """
+    if total[best] < _FAR_MIN:
+        return None
+    below, above = node, node.getparent()
+    while above is not None and total.get(above, 0) < (1.0 + ascend_gain) * total[best]:
+        below, above = above, above.getparent()
+    if above is None or total[above] >= _CONTINUED * total[best]:
+        return None
+    while above is not None and above.tag not in ("body", "html") and total.get(above, 0) < _FAR * total[best]:
+        below, above = above, above.getparent()
+    if above is None or above.tag in ("body", "html"):
+        return None
+    if total.get(below, 0) - total[best] > _FAR_BESIDE * total[above]:
+        return None
+    return above
 
 
 # The share of the text an ancestor adds that its children alike to the block's
