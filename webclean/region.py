@@ -6,7 +6,9 @@ The paper's Step 1 (webclean/locate.py) scores the ``<p>``s of each ``<div>``. H
 ``section``, ``body`` …); and the winner grows into its parent while the parent's
 siblings add more than ``ascend_gain`` times its own counted text, so a text split
 over sibling blocks (one ``<div>`` per paragraph, paragraphs broken up by ad slots) is
-taken whole. A forum thread is taken as its posts (webclean/threads.py).
+taken whole. A forum thread is taken as its posts (webclean/threads.py). Where nothing
+else takes it further, a block that is a small box beside an article of many short
+sections grows into the ancestor that holds them (_far).
 """
 
 from __future__ import annotations
