@@ -95,6 +95,18 @@ def _grow(best: etree._Element, total: dict[etree._Element, int], ascend_gain: f
     return Block(best, best.getroottree().getpath(best), total[best], records, slots)
 
 
+def _crossing(
+    node: etree._Element, best: etree._Element, total: dict[etree._Element, int], ascend_gain: float
+) -> tuple[etree._Element, etree._Element | None]:
+    """The first ancestor of ``node`` below ``<html>`` whose counted text crosses the
+    growth's gain over the block's, with its child on the way (``below``); None for
+    the ancestor when none does."""
+    below, above = node, node.getparent()
+    while above is not None and above.tag != "html" and total.get(above, 0) < (1.0 + ascend_gain) * total[best]:
+        below, above = above, above.getparent()
+    return below, None if above is None or above.tag == "html" else above
+
+
 # A text that continues in its ancestors' other children holds, there, at least this
 # many times the block's counted text ...
 _CONTINUED = 2.0
@@ -121,10 +133,8 @@ def _continued(
     section that holds the block (:func:`_alike`), the block grows whatever lies
     beside it.
     """
-    below, above = node, node.getparent()
-    while above is not None and above.tag != "html" and total.get(above, 0) < (1.0 + ascend_gain) * total[best]:
-        below, above = above, above.getparent()
-    if above is None or above.tag == "html":
+    below, above = _crossing(node, best, total, ascend_gain)
+    if above is None:
         return None
     if total[above] < _CONTINUED * total[best]:
         return None
@@ -163,9 +173,7 @@ def _far(
     """
     if total[best] < _FAR_MIN:
         return None
-    below, above = node, node.getparent()
-    while above is not None and total.get(above, 0) < (1.0 + ascend_gain) * total[best]:
-        below, above = above, above.getparent()
+    below, above = _crossing(node, best, total, ascend_gain)
     if above is None or total[above] >= _CONTINUED * total[best]:
         return None
     while above is not None and above.tag not in ("body", "html") and total.get(above, 0) < _FAR * total[best]:
