@@ -315,3 +315,8 @@ def test_a_drop_down_of_months_does_not_outweigh_the_article():
     text = extract(page).text
     assert all(sentence in text for sentence in post)
     assert "December 2019" not in text
+
+
+def test_a_page_in_a_script_link_is_extracted():
+    page = '<html><body><a href="javascript:"><p>abc</p><p>def</p>ghi</a></body></html>'
+    assert extract(page).text.split() == ["abc", "def", "ghi"]

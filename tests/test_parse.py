@@ -385,3 +385,16 @@ def test_a_long_select_of_options_stays_junk():
     options = "".join(f"<option>Archive of month {n}</option>" for n in range(40))
     root = parse_html(f"<html><body><p>The story.</p><select>{options}</select></body></html>")
     assert "Archive" not in text_of(root.find("body"))
+
+
+def test_a_script_link_around_paragraphs_is_a_box():
+    # A "javascript:" link goes to no page: around paragraphs it is a box the reader
+    # clicks, and its text is not a link's (Readability.js reads it so too).
+    root = parse_html('<html><body><a href=" javascript:void(0)"><p>abc</p><p>def</p>ghi</a></body></html>')
+    assert [el.tag for el in root.find("body")] == ["div"]
+    kept = parse_html(
+        '<html><body><a href="javascript:open()">Show more</a>'
+        '<a href="/story"><p>A teaser</p></a></body></html>'
+    )
+    assert [el.tag for el in kept.find("body")] == ["a", "a"]
+

@@ -10,6 +10,8 @@ instructions, and then
   the place of its marker, ``<template id="B:1">`` (or ``"P:1"``), shown, as React's
   script does at once: what was not ready with the page's first bytes (an article, a
   product's details) comes in such boxes at the end of the body;
+- reads a link to a script (``href="javascript:…"``) around the page's boxes as a box:
+  it leads to no page, and what it wraps is the page's text;
 - removes ``<form>`` elements that hold little text (search boxes, log-ins, sign-ups),
   but keeps the forms that wrap a whole page, as ASP.NET WebForms pages and shop
   product pages do: on the dev data 13 of 1,240 pages have their main text in one;
@@ -201,6 +203,7 @@ def parse_html(text: str, *, max_depth: int = 400, noscript: bool = False) -> et
         etree.strip_tags(root, "noscript")
     _place_streamed_boxes(found.templates, root)
     _unwrap_swallowing_controls(found.controls)
+    _unwrap_nowhere_links(root)
     etree.strip_elements(root, *JUNK_TAGS, with_tail=False)
     _drop_markup_textareas(found.textareas)
     _drop_widget_forms(found.forms)  # after the textareas, whose text a form's holds
@@ -382,6 +385,18 @@ def _unwrap_swallowing_controls(controls: list[etree._Element]) -> None:
     ]
     for control in swallowing:
         control.tag = "div"  # a block, as the page's boxes inside it are; junk inside it still goes
+
+
+# A link to a script (``javascript:``) around the page's boxes goes to no other page:
+# a box the reader clicks, whose text is the page's (Readability.js reads it so too).
+_NOWHERE_LINKS = etree.XPath(
+    "//a[starts-with(normalize-space(@href), 'javascript:')][" + " or ".join(f".//{tag}" for tag in _PAGE_BOXES) + "]"
+)
+
+
+def _unwrap_nowhere_links(root: etree._Element) -> None:
+    for link in _NOWHERE_LINKS(root):
+        link.tag = "div"
 
 
 def _drop_widget_forms(forms: list[etree._Element]) -> None:
