@@ -11,7 +11,9 @@ from webclean.segment import IN_RELATED, RELATED_NAME, segment
 from webclean.smoothing import (
     FURNITURE,
     ITEM,
+    ITEM_BARE_KEPT_SHARE,
     ITEM_LINES,
+    ITEM_LIST_KEPT_SHARE,
     LONG_LINE,
     RELATED_BOX,
     UNSURE_MARGIN,
@@ -382,9 +384,22 @@ def test_a_page_that_is_no_story_is_a_page_of_items_with_more_of_it_kept():
     assert items(units, one_kept, no_story) == [False] + [True] * (len(units) - 1)
     # A story's block that keeps as much is the story's: left as it is.
     assert not any(items(units, one_kept, lambda: True))
-    # A sixth of the block kept: no page of items, whatever the page says.
+    # A sixth of the block kept, in a block with a line of prose: no page of items,
+    # whatever the page says.
+    prose = "The council met on Monday and approved the budget for the roads of the north. " * 2
+    with_prose = [*units, *(line_unit(title, "link") for title in ITEM_TITLES), line_unit(prose)]
+    five_kept = [*ITEM_TITLES[:5], *[None] * (len(with_prose) - 5)]
+    share = sum(unit.length for unit in with_prose[:5]) / sum(unit.length for unit in with_prose)
+    assert ITEM_LIST_KEPT_SHARE < share < ITEM_BARE_KEPT_SHARE
+    assert not any(items(with_prose, five_kept, no_story))
+    # In a block without a line of prose a sixth kept is still a list's few lines that
+    # look like text; a third kept is not.
     two_kept = [*ITEM_TITLES[:2], *[None] * (len(units) - 2)]
-    assert not any(items(units, two_kept, no_story))
+    assert ITEM_LIST_KEPT_SHARE < 2 / len(units) < ITEM_BARE_KEPT_SHARE
+    assert items(units, two_kept, no_story) == [False, False] + [True] * (len(units) - 2)
+    four_kept = [*ITEM_TITLES[:4], *[None] * (len(units) - 4)]
+    assert 4 / len(units) > ITEM_BARE_KEPT_SHARE
+    assert not any(items(units, four_kept, no_story))
     # Where nothing is kept the question is not asked (it walks the page's tree).
     asked.clear()
     assert all(items(units, [None] * len(units), no_story))

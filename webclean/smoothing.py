@@ -426,11 +426,13 @@ def _in_run(unit: Unit) -> bool:
 # A page of items (items): the block holds at least ITEM_LINES lines, under
 # ITEM_PROSE_SHARE of its text in lines of prose, and the decisions keep under
 # ITEM_KEPT_SHARE of it (docs/quality.md, "What the method adds to the paper"); under
-# ITEM_LIST_KEPT_SHARE on a page that does not say it is one story (metadata.is_story).
+# ITEM_LIST_KEPT_SHARE on a page that does not say it is one story (metadata.is_story),
+# under ITEM_BARE_KEPT_SHARE there when the block holds no line of prose at all.
 ITEM_LINES = 10
 ITEM_PROSE_SHARE = 0.2
 ITEM_KEPT_SHARE = 0.05
 ITEM_LIST_KEPT_SHARE = 0.15
+ITEM_BARE_KEPT_SHARE = 0.3
 
 
 def items(units: Sequence[Unit], kept: Sequence[str | None], story: Callable[[], bool] = lambda: True) -> list[bool]:
@@ -445,6 +447,8 @@ def items(units: Sequence[Unit], kept: Sequence[str | None], story: Callable[[],
     is ITEM_KEPT_SHARE where ``story()`` says the page is one story (asked only when
     it matters), ITEM_LIST_KEPT_SHARE elsewhere: a shop's category page keeps its
     intro and a few products' lines, a story its short text beside a list of links.
+    A block without a single line of prose is a list whatever a few of its lines look
+    like (a board of job titles, a wiki's lists of links): up to ITEM_BARE_KEPT_SHARE.
     A line of the page's furniture is never counted as kept: the pass ``furniture``
     drops it whatever kept it.
     """
@@ -455,7 +459,8 @@ def items(units: Sequence[Unit], kept: Sequence[str | None], story: Callable[[],
     total = sum(block.values())
     prose = sum(length for i, length in block.items() if is_prose(length, units[i].link_ratio))
     taken = sum(length for i, length in block.items() if kept[i] and not units[i].furniture)
-    if not total or prose >= ITEM_PROSE_SHARE * total or taken >= ITEM_LIST_KEPT_SHARE * total:
+    bar = ITEM_LIST_KEPT_SHARE if prose else ITEM_BARE_KEPT_SHARE
+    if not total or prose >= ITEM_PROSE_SHARE * total or taken >= bar * total:
         return [False] * len(units)
     if taken >= ITEM_KEPT_SHARE * total and story():
         return [False] * len(units)
