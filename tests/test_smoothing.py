@@ -139,6 +139,31 @@ def test_notices_drop_the_sites_calls_to_its_reader():
     ]
     assert smooth([line_unit(text) for text in kept], list(kept), 40, ("notices",)) == kept
 
+
+def test_notices_drop_a_comment_sections_furniture_not_what_talks_of_comments():
+    furniture = [
+        "Leave a Reply",
+        "Schreibe einen Kommentar",
+        "11 Antworten zu „Die Loneliest Woman“",
+        "3 thoughts on “A Walk in the Woods”",
+        "27 commentaires",
+        "Comments are closed.",
+        "Comment by Daniel — 17.07, 2011 @ 13:10",
+        "Du musst angemeldet sein, um einen Kommentar abzugeben.",
+        "发表评论",
+    ]
+    units = [line_unit(text) for text in furniture]
+    assert smooth(units, list(furniture), 40, ("notices",)) == [None] * len(furniture)
+    # Whole lines only: a story about comments, a column named so, a reply's text.
+    kept = [
+        "Ein Kommentar von Anna Weber",
+        "The minister did not leave a comment on the report.",
+        "3 thoughts on the budget, from our economics editor:",
+        "Comments from readers poured in after the decision.",
+        "Thanks, I will leave a reply to this later.",
+    ]
+    assert smooth([line_unit(text) for text in kept], list(kept), 40, ("notices",)) == kept
+
 def test_every_notice_holds_one_of_the_cues_looked_for_first():
     from webclean.smoothing import _NOTICE_CUES, _NOTICE_RE
 

@@ -89,8 +89,9 @@ def smooth(
       subscribe, sign up or follow, that states the comments' policy or the rights
       reserved, or that asks for JavaScript ("Sign up for our newsletter", "Folgen Sie
       uns auf Twitter", "All rights reserved", "You need to enable JavaScript to run
-      this app"), in the languages of the dev data, is noise: the site's, not the
-      story's;
+      this app"), or that is whole a comment section's call, count, state or header
+      ("Leave a Reply", "3 Kommentare", "Comments are closed"), in the languages of the
+      dev data, is noise: the site's, not the story's;
     - ``empty_headings``: a kept heading after the text's first kept paragraph of more
       than TEXT_PARAGRAPH_CHARS characters, with nothing kept between it and the next
       heading or the end, is noise when lines (all dropped) lie under it, or when it
@@ -204,6 +205,30 @@ _NOTICE_RE = re.compile(
     r"|(?:enable|turn on|activate) (?:your )?javascript|javascript (?:is )?(?:disabled|required|must be enabled)"
     r"|(?:requires?|need to enable) javascript|javascript (?:aktivieren|einschalten)|aktivieren sie javascript"
     r"|activ(?:ez|er) (?:le )?javascript|habilit(?:a|e|ar) (?:el )?javascript)\b",
+    re.IGNORECASE,
+)
+# The furniture of a comment section, each a whole line: a call to comment ("Leave a
+# Reply", "Schreibe einen Kommentar"), the comments' count over them ("11 Antworten zu
+# „…“", "27 commentaires"), their state ("Comments are closed") and a comment's header
+# line ("Comment by …", "Pingback: …"), in the languages of the dev data. A count
+# names comments, replies or responses, or thoughts on a quoted title (WordPress's
+# "3 thoughts on “…”"): "3 thoughts on the budget" may head a column.
+_COUNT = r"(?:\d+|no|one|keine|ein|eine|aucun|un|sin|brak)"
+_QUOTE = "[\"'“”„‘‚«]"
+_COMMENT_CALL_RE = re.compile(
+    r"\W*(?:(?:leave|post|write|add|submit) (?:a|your|new) (?:reply|comment|response)(?: to .*)?"
+    r"|comments? (?:are )?(?:closed|disabled)(?: for .*)?|(?:join|start) the (?:discussion|conversation)"
+    r"|be the first to (?:comment|review).*|(?:show|view|load|read|see|hide) (?:all )?(?:\d+ )?(?:comments|replies)"
+    r"|you must be logged in to (?:post a )?comment.*|log ?in to (?:comment|reply).*|(?:comment by|pingback|trackback)\b.*"
+    rf"|{_COUNT} (?:comments?|responses?|replies)(?: (?:to|on) .*)?|{_COUNT} thoughts? on {_QUOTE}.*"
+    r"|schreib(?:e|en sie)? einen kommentar|hinterlasse einen kommentar|antwort hinterlassen|(?:jetzt )?kommentieren"
+    r"|kommentare? (?:schreiben|hinzufügen|verfassen|abgeben|anzeigen|einblenden|geschlossen|lesen)"
+    rf"|{_COUNT} (?:kommentare?|antworten)(?: (?:zu|auf) .*)?|{_COUNT} gedanken zu {_QUOTE}.*"
+    r"|(?:du musst|sie müssen) (?:angemeldet|eingeloggt) sein,? um (?:einen )?kommentar.*"
+    r"|sie müssen sich einloggen,? um .*(?:kommentar|diskussion).*"
+    rf"|(?:laisser|ajouter) un commentaire|{_COUNT} commentaires?(?: (?:sur|pour) .*)?|commentaires (?:fermés|clos)"
+    rf"|deja(?:r)? (?:un|tu) comentario|{_COUNT} comentarios?|comentarios cerrados"
+    rf"|dodaj komentarz|{_COUNT} komentarz(?:e|y)?|发表评论|我要评论|查看评论|暂无评论|\d+ ?条评论)\W*",
     re.IGNORECASE,
 )
 # What every match of _NOTICE_RE holds once the text is case-folded (str.casefold): the
@@ -402,7 +427,9 @@ def is_notice(unit: Unit) -> bool:
     if not unit.is_sample or unit.length > NOTICE_CHARS:
         return False
     folded = unit.text.casefold()
-    return any(cue in folded for cue in _NOTICE_CUES) and _NOTICE_RE.search(unit.text) is not None
+    if any(cue in folded for cue in _NOTICE_CUES) and _NOTICE_RE.search(unit.text) is not None:
+        return True
+    return _COMMENT_CALL_RE.fullmatch(unit.text) is not None
 
 
 def is_credit(unit: Unit) -> bool:
