@@ -140,6 +140,14 @@ def test_notices_drop_the_sites_calls_to_its_reader():
     assert smooth([line_unit(text) for text in kept], list(kept), 40, ("notices",)) == kept
 
 
+def test_notices_drop_the_pages_labels_whole_lines_only():
+    labels = ["Advertisement", "- Anzeige -", "Share this article:", "Drucken", "4 min read", "Lesezeit: 2 Minuten"]
+    units = [line_unit(text) for text in labels]
+    assert smooth(units, list(labels), 40, ("notices",)) == [None] * len(labels)
+    kept = ["Advertising revenue fell by a tenth.", "Share prices rose.", "Print runs are shorter now."]
+    assert smooth([line_unit(text) for text in kept], list(kept), 40, ("notices",)) == kept
+
+
 def test_notices_drop_a_comment_sections_furniture_not_what_talks_of_comments():
     furniture = [
         "Leave a Reply",

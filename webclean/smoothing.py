@@ -90,8 +90,9 @@ def smooth(
       reserved, or that asks for JavaScript ("Sign up for our newsletter", "Folgen Sie
       uns auf Twitter", "All rights reserved", "You need to enable JavaScript to run
       this app"), or that is whole a comment section's call, count, state or header
-      ("Leave a Reply", "3 Kommentare", "Comments are closed"), in the languages of the
-      dev data, is noise: the site's, not the story's;
+      ("Leave a Reply", "3 Kommentare", "Comments are closed") or a label of the page
+      (an advertisement's, a button to share or print, the reading time), in the
+      languages of the dev data, is noise: the site's, not the story's;
     - ``empty_headings``: a kept heading after the text's first kept paragraph of more
       than TEXT_PARAGRAPH_CHARS characters, with nothing kept between it and the next
       heading or the end, is noise when lines (all dropped) lie under it, or when it
@@ -229,6 +230,17 @@ _COMMENT_CALL_RE = re.compile(
     rf"|(?:laisser|ajouter) un commentaire|{_COUNT} commentaires?(?: (?:sur|pour) .*)?|commentaires (?:fermés|clos)"
     rf"|deja(?:r)? (?:un|tu) comentario|{_COUNT} comentarios?|comentarios cerrados"
     rf"|dodaj komentarz|{_COUNT} komentarz(?:e|y)?|发表评论|我要评论|查看评论|暂无评论|\d+ ?条评论)\W*",
+    re.IGNORECASE,
+)
+# The page's labels, each a whole line: an advertisement's ("Anzeige", "Reklama"), a
+# button to share or print ("Share this article", "Drucken"), the reading time ("4 min
+# read", "Lesezeit: 2 Minuten").
+_PAGE_LABEL_RE = re.compile(
+    r"\W*(?:advertisement|advertising|anzeige|werbung|reklama|publicidad|publicité|sponsored|gesponsert|广告"
+    r"|(?:share|teilen|print|drucken|tweet|pin it|pinnen|imprimir|compartir|partager|imprimer)"
+    r"(?: (?:this|the|diesen|den|dieses|die) (?:article|story|post|page|recipe|artikel|beitrag|seite|rezept|geschichte))?"
+    r"|\d+ (?:min|mins|minutes?|minuten?|minut) (?:read|lesezeit|czytania|de lecture|de lectura)"
+    r"|(?:lesezeit|reading time)\W*\d+ (?:min|minuten?|minutes?))\W*",
     re.IGNORECASE,
 )
 # What every match of _NOTICE_RE holds once the text is case-folded (str.casefold): the
@@ -429,7 +441,7 @@ def is_notice(unit: Unit) -> bool:
     folded = unit.text.casefold()
     if any(cue in folded for cue in _NOTICE_CUES) and _NOTICE_RE.search(unit.text) is not None:
         return True
-    return _COMMENT_CALL_RE.fullmatch(unit.text) is not None
+    return _COMMENT_CALL_RE.fullmatch(unit.text) is not None or _PAGE_LABEL_RE.fullmatch(unit.text) is not None
 
 
 def is_credit(unit: Unit) -> bool:
