@@ -257,6 +257,9 @@ def test_a_related_name_on_the_first_line_names_no_box():
         ("Related coverage", True), ("Mehr zum Thema", True), ("Lo más leído", True), ("大家都在看", True),
         ("You may also like ›", True), ("Editor's picks", True), ("Das könnte dich auch interessieren", True),
         ("Czytaj także", True), ("延伸阅读", True),
+        # A blog's sidebar widgets: lists of posts, comments, categories, tags.
+        ("Recent Posts", True), ("Neueste Kommentare", True), ("Categories", True), ("Schlagwörter", True),
+        ("Empfehlungen der Redaktion", True), ("Explore further", True),
         # A listing's own items, a label, a sentence that starts as a name does; a
         # travel advice's "Recommendations" and a paper's "Discussion" are the page's.
         ("Latest news", False), ("Related:", False), ("Related stories are linked below the article.", False),

@@ -338,14 +338,19 @@ def segment(container: etree._Element) -> list[Line]:
 
 
 # The name of a box of other stories: a short line that says only that ("Related",
-# "You may also like", "Ähnliche Beiträge", "相关推荐"), in the languages of the dev data.
+# "You may also like", "Ähnliche Beiträge", "相关推荐"), or of a blog's sidebar widget
+# ("Recent Posts", "Categories", "Schlagwörter"), in the languages of the dev data.
+# "Latest news" and the like are left out: on a listing they name the page's items.
 RELATED_NAME_CHARS = 30
 _RELATED_NAME_RE = re.compile(
     r"^\W*(?:related(?: articles?| stories| posts?| content| reading| news| coverage| topics| links| videos)?"
     r"|you (?:may|might) (?:also )?(?:like|enjoy)|more (?:stories|articles|news|to read)"
     r"|recommended(?: for you| stories| articles| reading)?|read next|what to read next|most (?:popular|read|viewed)"
     r"|popular (?:posts|stories|articles)|trending(?: now| stories)?|editor'?s'? picks|top stories|more like this"
-    r"|don't miss|up next|keep reading|recommended videos"
+    r"|don't miss|up next|keep reading|recommended videos|recent (?:posts|comments)|explore further"
+    r"|categories|archives|tags|blogroll|(?:neueste|aktuelle) kommentare|meist gelesen|top-themen"
+    r"|empfehlungen (?:der|aus der) redaktion|zum weiterlesen|kategorien|archiv|schlagwörter"
+    r"|à découvrir|catégories|categorías|etiquetas"
     r"|(?:ähnliche|verwandte) (?:beiträge|artikel)|(?:das )?könnte (?:sie|dich) auch interessieren"
     r"|(?:das )?könnte (?:ihnen|dir) auch gefallen|auch interessant|weitere (?:artikel|beiträge|themen)"
     r"|mehr zum thema|meistgelesen|(?:à )?lire (?:aussi|également)|articles similaires|sur le même sujet|les plus lus"
