@@ -148,6 +148,13 @@ def test_notices_drop_the_pages_labels_whole_lines_only():
     assert smooth([line_unit(text) for text in kept], list(kept), 40, ("notices",)) == kept
 
 
+def test_notices_drop_a_link_back_not_a_line_of_prose_that_opens_so():
+    back = line_unit("Zurück zur Übersicht", "link")
+    prose = line_unit("Back to the street, the crowd had thinned.")
+    assert back.link_ratio == 1.0 and prose.link_ratio == 0.0
+    assert smooth([back, prose], [back.text, prose.text], 40, ("notices",)) == [None, prose.text]
+
+
 def test_notices_drop_a_comment_sections_furniture_not_what_talks_of_comments():
     furniture = [
         "Leave a Reply",

@@ -19,7 +19,7 @@ from webclean.classifier import SVMParams
 from webclean.features import feature_matrix
 from webclean.lexicon import NoiseLexicon
 from webclean.line_features import LONG_LINE, is_prose
-from webclean.segment import IN_RELATED, RELATED_NAME
+from webclean.segment import ALL_LINK, IN_RELATED, RELATED_NAME
 from webclean.text import text_length
 from webclean.timing import StageTimer, timed
 from webclean.tokenize import cjk_chars
@@ -91,8 +91,9 @@ def smooth(
       uns auf Twitter", "All rights reserved", "You need to enable JavaScript to run
       this app"), or that is whole a comment section's call, count, state or header
       ("Leave a Reply", "3 Kommentare", "Comments are closed") or a label of the page
-      (an advertisement's, a button to share or print, the reading time), in the
-      languages of the dev data, is noise: the site's, not the story's;
+      (an advertisement's, a button to share or print, the reading time), or that is
+      one link back ("Zurück zur Übersicht"), in the languages of the dev data, is
+      noise: the site's, not the story's;
     - ``empty_headings``: a kept heading after the text's first kept paragraph of more
       than TEXT_PARAGRAPH_CHARS characters, with nothing kept between it and the next
       heading or the end, is noise when lines (all dropped) lie under it, or when it
@@ -242,6 +243,11 @@ _PAGE_LABEL_RE = re.compile(
     r"|\d+ (?:min|mins|minutes?|minuten?|minut) (?:read|lesezeit|czytania|de lecture|de lectura)"
     r"|(?:lesezeit|reading time)\W*\d+ (?:min|minuten?|minutes?))\W*",
     re.IGNORECASE,
+)
+# A link back to where the reader came from ("Zurück zur Übersicht", "Back to
+# Project"), a line that is one link: prose opens so too ("Back to the street.").
+_BACK_LINK_RE = re.compile(
+    r"\W*(?:zurück|back|retour|volver|powrót|wróć) (?:zu[rm]?|to|à la|au|a la|al|do) .{0,60}", re.IGNORECASE
 )
 # What every match of _NOTICE_RE holds once the text is case-folded (str.casefold): the
 # pattern is tried at every position of a line, the cues are looked for in C, and most
@@ -440,6 +446,8 @@ def is_notice(unit: Unit) -> bool:
         return False
     folded = unit.text.casefold()
     if any(cue in folded for cue in _NOTICE_CUES) and _NOTICE_RE.search(unit.text) is not None:
+        return True
+    if unit.link_ratio >= ALL_LINK and _BACK_LINK_RE.fullmatch(unit.text) is not None:
         return True
     return _COMMENT_CALL_RE.fullmatch(unit.text) is not None or _PAGE_LABEL_RE.fullmatch(unit.text) is not None
 
