@@ -28,7 +28,7 @@ from webclean.units import Unit
 LINK_RUN = "link run"  # dropped with a run of all-link lines, not classified (link_runs)
 CREDIT = "credit"  # a source or editor line, or a picture's credit, dropped (is_credit)
 SEE_ALSO = "see also"  # a "read also" line, another story's headline, dropped (is_see_also)
-NOTICE = "notice"  # the site's call to subscribe or follow, or its rights notice, dropped (is_notice)
+NOTICE = "notice"  # the site speaking to its reader, a comment section's furniture or a label of the page, dropped (is_notice)
 RELATED_BOX = "related box"  # a box of other stories named as such, dropped (related_boxes)
 EMPTY_HEADING = "empty heading"  # a heading over nothing kept, dropped (empty_headings)
 EMPTY_LABEL = "empty label"  # a "Tags:" label whose line is dropped, dropped (empty_labels)
