@@ -14,6 +14,7 @@ from webclean.smoothing import (
     ITEM_BARE_KEPT_SHARE,
     ITEM_LINES,
     ITEM_LIST_KEPT_SHARE,
+    LINK_RUN,
     LONG_LINE,
     RELATED_BOX,
     UNSURE_MARGIN,
@@ -23,6 +24,7 @@ from webclean.smoothing import (
     margin_lines,
     smooth,
     tail_lines,
+    teaser_heads,
 )
 
 
@@ -482,3 +484,33 @@ def test_furniture_drops_the_kept_lines_of_a_footer_whatever_kept_them():
     assert [d.text for d in before] == [LONG, about, ""]
     # The line the classifier kept is the pass's; the one it dropped stays its own.
     assert [(d.text, d.outcome) for d in decisions] == [(LONG, "kept"), ("", FURNITURE), ("", "dropped")]
+
+
+TEASERS = [
+    ("Left-handed people are more competitive, a study says", "A recent study suggests that left-handed people have an advantage in contests of speed and surprise."),
+    ("Sleep apnea often goes undetected in women", "Doctors have long looked for the signs that men show, and a new screening test is starting to change that."),
+    ("The last mystery of the blood falls is solved", "New research sheds light on what drives the reddish water that pours out of the glacier every summer."),
+]
+
+
+def _feed(pairs: int) -> tuple[list, list[str | None]]:
+    units, kept = [], []
+    for head, summary in TEASERS[:pairs]:
+        units += [line_unit(head, "link"), line_unit(summary), line_unit("Jane Doe")]
+        kept += [None, summary, None]
+    return units, kept
+
+
+def test_teaser_heads_keep_the_headlines_of_kept_summaries_on_a_page_that_is_no_story():
+    units, kept = _feed(3)
+    assert teaser_heads(units, kept, [None] * len(units), lambda: False) == [True, False, False] * 3
+    # On a story the pairs are the feed of other stories after it.
+    assert not any(teaser_heads(units, kept, [None] * len(units), lambda: True))
+    # Two pairs are no feed; a headline a pass dropped (a run of links) stays dropped.
+    few, few_kept = _feed(2)
+    assert not any(teaser_heads(few, few_kept, [None] * len(few), lambda: False))
+    by_run = [LINK_RUN, None, None] * 3
+    assert teaser_heads(units, kept, by_run, lambda: False) == [False] * len(units)
+    # A headline whose summary the classifier dropped too makes no pair: two are left.
+    unkept = [None if i == 1 else text for i, text in enumerate(kept)]
+    assert not any(teaser_heads(units, unkept, [None] * len(units), lambda: False))

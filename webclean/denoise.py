@@ -13,6 +13,7 @@ round is one vectorised classification, and no page can reach the recursion limi
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
@@ -33,6 +34,7 @@ from webclean.smoothing import (
     link_runs,
     margin_lines,
     tail_lines,
+    teaser_heads,
 )
 from webclean.timing import StageTimer, timed
 from webclean.tokenize import split_sentences
@@ -100,9 +102,13 @@ def denoise(
             kept = [None if drop else text for text, drop in zip(kept, unsure)]
             by_pass = [outcome if drop else by for by, drop in zip(by_pass, unsure)]
     if "items" in smoothing:
+        story = functools.cache(story)  # walks the page's tree: asked once at most
         taken = items(units, kept, story)
         kept = [unit.text if take else text for unit, text, take in zip(units, kept, taken)]
         by_pass = [ITEM if take else by for by, take in zip(by_pass, taken)]
+        heads = teaser_heads(units, kept, by_pass, story)
+        kept = [unit.text if head else text for unit, text, head in zip(units, kept, heads)]
+        by_pass = [ITEM if head else by for by, head in zip(by_pass, heads)]
     if "furniture" in smoothing:
         by_pass = [FURNITURE if unit.furniture and text is not None else by for unit, text, by in zip(units, kept, by_pass)]
         kept = [None if unit.furniture else text for unit, text in zip(units, kept)]

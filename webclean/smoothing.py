@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from webclean.classifier import SVMParams
 from webclean.features import feature_matrix
 from webclean.lexicon import NoiseLexicon
-from webclean.line_features import LONG_LINE, is_prose
+from webclean.line_features import LONG_LINE, PROSE_LINK_RATIO, is_prose
 from webclean.segment import ALL_LINK, IN_RELATED, RELATED_NAME
 from webclean.text import text_length
 from webclean.timing import StageTimer, timed
@@ -480,6 +480,49 @@ ITEM_PROSE_SHARE = 0.2
 ITEM_KEPT_SHARE = 0.05
 ITEM_LIST_KEPT_SHARE = 0.15
 ITEM_BARE_KEPT_SHARE = 0.3
+
+
+# A teaser's headline (teaser_heads): an all-link line of at least TEASER_HEAD_CHARS
+# characters that the classifier dropped, with a kept line of at least
+# TEASER_SUMMARY_CHARS characters and a prose's link ratio (its summary) within
+# TEASER_REACH lines after it; TEASER_PAIRS such pairs or more on a page that is no story.
+TEASER_HEAD_CHARS = 25
+TEASER_SUMMARY_CHARS = 80
+TEASER_REACH = 2
+TEASER_PAIRS = 3
+
+
+def teaser_heads(
+    units: Sequence[Unit], kept: Sequence[str | None], dropped_by: Sequence[str | None], story: Callable[[], bool]
+) -> list[bool]:
+    """Which dropped headlines to keep because their summaries are kept (the ``items`` pass).
+
+    A listing, a collection or a feed of stories gives each item as a linked headline
+    over a line of summary: the classifier keeps the summary and drops the headline, a
+    link. Where TEASER_PAIRS such pairs lie on a page that does not say it is one story
+    (after a story they are the feed of other stories), the headlines are kept too. A
+    line that a pass dropped (a run of links, a notice) stays dropped: only the
+    classifier's own decisions (``dropped_by`` None) are revisited.
+    """
+    heads = [False] * len(units)
+    found = [
+        i
+        for i, unit in enumerate(units)
+        if kept[i] is None
+        and dropped_by[i] is None
+        and unit.is_sample
+        and unit.kind == "link"
+        and unit.post == 0
+        and unit.length >= TEASER_HEAD_CHARS
+        and any(
+            kept[j] and units[j].length >= TEASER_SUMMARY_CHARS and units[j].link_ratio < PROSE_LINK_RATIO
+            for j in range(i + 1, min(i + 1 + TEASER_REACH, len(units)))
+        )
+    ]
+    if len(found) >= TEASER_PAIRS and not story():
+        for i in found:
+            heads[i] = True
+    return heads
 
 
 def items(units: Sequence[Unit], kept: Sequence[str | None], story: Callable[[], bool] = lambda: True) -> list[bool]:
