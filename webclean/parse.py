@@ -203,7 +203,8 @@ def parse_html(text: str, *, max_depth: int = 400, noscript: bool = False) -> et
         etree.strip_tags(root, "noscript")
     _place_streamed_boxes(found.templates, root)
     _unwrap_swallowing_controls(found.controls)
-    _unwrap_nowhere_links(root)
+    if "javascript:" in text:  # most pages hold no such link: a search of the text spares a walk of the tree
+        _unwrap_nowhere_links(root)
     etree.strip_elements(root, *JUNK_TAGS, with_tail=False)
     _drop_markup_textareas(found.textareas)
     _drop_widget_forms(found.forms)  # after the textareas, whose text a form's holds
