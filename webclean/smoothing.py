@@ -19,7 +19,7 @@ from webclean.classifier import SVMParams
 from webclean.features import feature_matrix
 from webclean.lexicon import NoiseLexicon
 from webclean.line_features import LONG_LINE, PROSE_LINK_RATIO, is_prose
-from webclean.segment import ALL_LINK, IN_RELATED, RELATED_NAME
+from webclean.segment import IN_RELATED, RELATED_NAME
 from webclean.text import text_length
 from webclean.timing import StageTimer, timed
 from webclean.tokenize import cjk_chars
@@ -447,7 +447,7 @@ def is_notice(unit: Unit) -> bool:
     folded = unit.text.casefold()
     if any(cue in folded for cue in _NOTICE_CUES) and _NOTICE_RE.search(unit.text) is not None:
         return True
-    if unit.link_ratio >= ALL_LINK and _BACK_LINK_RE.fullmatch(unit.text) is not None:
+    if unit.kind == "link" and _BACK_LINK_RE.fullmatch(unit.text) is not None:
         return True
     return _COMMENT_CALL_RE.fullmatch(unit.text) is not None or _PAGE_LABEL_RE.fullmatch(unit.text) is not None
 
