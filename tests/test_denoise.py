@@ -6,7 +6,7 @@ from scripted import LONG, PARAGRAPH, ValuesByText, line_unit
 
 from webclean.denoise import DROPPED, KEPT, POST, denoise
 from webclean.features import FEATURE_SETS, FEATURE_WIDTHS
-from webclean.smoothing import CREDIT, LINK_RUN
+from webclean.smoothing import CREDIT, LINK_RUN, NOTICE
 
 
 def test_units_the_link_runs_pass_drops_are_not_classified():
@@ -47,3 +47,16 @@ def test_denoise_says_what_became_of_each_unit_and_why():
         ("A reply in the thread", POST, -1.0),
     ]
     assert without_values == [(text, outcome, None) for text, outcome, _ in decisions]
+
+
+def test_a_posts_button_is_dropped_where_its_text_is_kept():
+    values = {"Thanks, this fixed it for me as well.": -1.0, "Reply": 0.5}
+    scripted = ValuesByText(values)
+    units = [line_unit(text)._replace(post=1) for text in values]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(FEATURE_SETS, "scripted", scripted.row)
+        patch.setitem(FEATURE_WIDTHS, "scripted", 1)
+        decisions = denoise(units, None, scripted, 40, "scripted", ("notices",))
+        without = denoise(units, None, scripted, 40, "scripted", ())
+    assert decisions == [("Thanks, this fixed it for me as well.", POST, None), ("", NOTICE, None)]
+    assert without[1] == ("Reply", POST, None)

@@ -150,6 +150,36 @@ def test_notices_drop_the_pages_labels_whole_lines_only():
     assert smooth([line_unit(text) for text in kept], list(kept), 40, ("notices",)) == kept
 
 
+def test_notices_drop_the_pages_buttons_and_controls_not_prose_that_opens_with_their_words():
+    buttons = [
+        "Read more",
+        "Weiterlesen »",
+        "→ Learn more",
+        "REGISTER NOW",
+        "Jetzt anmelden",
+        "Comments (18)",
+        "评论(0)",
+        "Search",
+        "Close",
+        "Skip to content",
+        "▲ Back to top",
+        "Table of Contents",
+        "« Previous Post | Next post »",
+    ]
+    units = [line_unit(text) for text in buttons]
+    assert smooth(units, list(buttons), 40, ("notices",)) == [None] * len(buttons)
+    kept = [
+        "Read more about the council's plans in our explainer.",
+        "Learn more languages, the minister said.",
+        "Search and rescue teams reached the village on Friday.",
+        "Close to a thousand people came.",
+        "Top 10 tips for a first marathon",
+        "Next, whisk the eggs.",
+        "Quote: “We will not back down.”",
+    ]
+    assert smooth([line_unit(text) for text in kept], list(kept), 40, ("notices",)) == kept
+
+
 def test_notices_drop_a_link_back_not_a_line_of_prose_that_opens_so():
     back = line_unit("Zurück zur Übersicht", "link")
     prose = line_unit("Back to the street, the crowd had thinned.")
@@ -168,6 +198,10 @@ def test_notices_drop_a_comment_sections_furniture_not_what_talks_of_comments():
         "Comment by Daniel — 17.07, 2011 @ 13:10",
         "Du musst angemeldet sein, um einen Kommentar abzugeben.",
         "发表评论",
+        "Reply",
+        "Reply ↓",
+        "Antworten",
+        "Quote",
     ]
     units = [line_unit(text) for text in furniture]
     assert smooth(units, list(furniture), 40, ("notices",)) == [None] * len(furniture)

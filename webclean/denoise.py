@@ -27,6 +27,7 @@ from webclean.smoothing import (
     FURNITURE,
     ITEM,
     LINK_RUN,
+    NOTICE,
     UNSURE_MARGIN,
     UNSURE_TAIL,
     apply_passes,
@@ -118,11 +119,13 @@ def denoise(
 
 def _decision(unit: Unit, kept: str | None, by_pass: str | None, value: float | None) -> Decision:
     # A thread located as its posts (method svm, Unit.post): each post's text is kept,
-    # the rest of its record (user panel, signature, links) dropped.
-    text = unit.text if unit.post > 0 else "" if unit.post < 0 else kept or ""
+    # the rest of its record (user panel, signature, links) dropped, and a comment's
+    # button in the text ("Reply") too (the pass notices).
+    post = unit.post if by_pass != NOTICE else 0
+    text = unit.text if post > 0 else "" if post < 0 else kept or ""
     if not unit.is_sample:
         outcome = AS_IS
-    elif unit.post:
+    elif post:
         outcome = POST if unit.post > 0 else POST_REST
     elif by_pass is not None:
         outcome = by_pass

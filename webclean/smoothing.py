@@ -135,7 +135,8 @@ def apply_passes(
     if "see_also" in passes:
         drop([bool(text) and is_see_also(unit) for unit, text in zip(units, kept)], SEE_ALSO)
     if "notices" in passes:
-        drop([bool(text) and is_notice(unit) for unit, text in zip(units, kept)], NOTICE)
+        # A thread's post keeps its text whatever the classifier says, but not its buttons.
+        drop([(bool(text) or unit.post > 0) and is_notice(unit) for unit, text in zip(units, kept)], NOTICE)
     if "related_boxes" in passes:
         drop(related_boxes(units, kept), RELATED_BOX)
     if "empty_headings" in passes:
@@ -212,7 +213,8 @@ _NOTICE_RE = re.compile(
 # The furniture of a comment section, each a whole line: a call to comment ("Leave a
 # Reply", "Schreibe einen Kommentar"), the comments' count over them ("11 Antworten zu
 # „…“", "27 commentaires"), their state ("Comments are closed") and a comment's header
-# line ("Comment by …", "Pingback: …"), in the languages of the dev data. A count
+# line ("Comment by …", "Pingback: …") and a comment's buttons ("Reply", "Quote"; a
+# quotation's label, "Quote:", opens the story's text), in the languages of the dev data. A count
 # names comments, replies or responses, or thoughts on a quoted title (WordPress's
 # "3 thoughts on “…”"): "3 thoughts on the budget" may head a column.
 _COUNT = r"(?:\d+|no|one|keine|ein|eine|aucun|un|sin|brak)"
@@ -230,17 +232,31 @@ _COMMENT_CALL_RE = re.compile(
     r"|sie müssen sich einloggen,? um .*(?:kommentar|diskussion).*"
     rf"|(?:laisser|ajouter) un commentaire|{_COUNT} commentaires?(?: (?:sur|pour) .*)?|commentaires (?:fermés|clos)"
     rf"|deja(?:r)? (?:un|tu) comentario|{_COUNT} comentarios?|comentarios cerrados"
-    rf"|dodaj komentarz|{_COUNT} komentarz(?:e|y)?|发表评论|我要评论|查看评论|暂无评论|\d+ ?条评论)\W*",
+    rf"|dodaj komentarz|{_COUNT} komentarz(?:e|y)?|发表评论|我要评论|查看评论|暂无评论|\d+ ?条评论"
+    r"|reply(?: to this comment)?|antworten|répondre|responder|odpowiedz|回复|(?:quote|zitieren|citer|citar|cytuj)(?!\s*:))\W*",
     re.IGNORECASE,
 )
 # The page's labels, each a whole line: an advertisement's ("Anzeige", "Reklama"), a
-# button to share or print ("Share this article", "Drucken"), the reading time ("4 min
-# read", "Lesezeit: 2 Minuten").
+# button to share or print ("Share this article", "Drucken"), to read on ("Read more",
+# "Weiterlesen") or to act ("Learn more", "Register now", "Jetzt anmelden"), the
+# comments' count on their tab ("Comments (18)"), the reading time ("4 min read",
+# "Lesezeit: 2 Minuten"), and a control of the page ("Search", "Close", "Skip to
+# content", "Back to top", "Table of contents", "« Previous Post | Next post »").
 _PAGE_LABEL_RE = re.compile(
     r"\W*(?:advertisement|advertising|anzeige|werbung|reklama|publicidad|publicité|sponsored|gesponsert|广告"
     r"|(?:share|teilen|print|drucken|tweet|pin it|pinnen|imprimir|compartir|partager|imprimer)"
     r"(?: (?:this|the|diesen|den|dieses|die) (?:article|story|post|page|recipe|artikel|beitrag|seite|rezept|geschichte))?"
+    r"|read more|continue reading|weiterlesen|mehr lesen|lire la suite|leer más|seguir leyendo|czytaj dalej"
+    r"|阅读全文|查看全文|阅读更多|(?:learn|find out|discover) more|mehr erfahren|en savoir plus|más información"
+    r"|dowiedz się więcej|get started|(?:apply|join|shop|buy|order|book|register|donate|sign up|download|subscribe) now"
+    r"|jetzt (?:kaufen|bestellen|anmelden|registrieren|spenden)"
+    r"|(?:comments?|kommentare?|commentaires?|comentarios|komentarze|评论)\s*[(\[]\d+[)\]]"
     r"|\d+ (?:min|mins|minutes?|minuten?|minut) (?:read|lesezeit|czytania|de lecture|de lectura)"
+    r"|search|suche|close|schließen|fermer|cerrar|menu|filters?|sort by|skip to (?:\w+ ?){1,3}|toggle navigation"
+    r"|(?:back to|scroll to) top|top|nach oben|zum seitenanfang|retour en haut|volver arriba"
+    r"|table of contents|inhaltsverzeichnis|sommaire|spis treści|目录|on this page|in this article"
+    r"|(?:(?:previous|next|older|newer) (?:post|article|entry|story)s?|(?:vorheriger|nächster) (?:beitrag|artikel)"
+    r"|article (?:précédent|suivant))(?:\W+(?:next|older|newer) (?:post|article|entry|story)s?)?"
     r"|(?:lesezeit|reading time)\W*\d+ (?:min|minuten?|minutes?))\W*",
     re.IGNORECASE,
 )
