@@ -1,0 +1,157 @@
+"""How much CPU webclean takes a page against another version of itself: figures, not a test.
+
+    python benchmarks/compare.py --ref 649c1c3 --data ../shared/data/cwced_modern.jsonl.gz:20 \\
+        ../shared/data/cleaneval_zh.jsonl.gz:51 ../shared/data/readability.jsonl.gz:60 \\
+        ../shared/data/trafilatura.jsonl.gz:100 [--pairs 10]
+
+The machine's speed moves from run to run by more than a change costs, so the two
+versions run side by side: two worker processes, each importing webclean from its own
+tree (the working tree of this script, and a git worktree of ``--ref`` made for the run,
+or ``--ref-path``), warm up on the pages, then take turns extracting all of them from
+bytes, in alternating order, one BLAS thread each. A pass's time is its process's CPU
+time. Printed: each side's passes and the median over pairs of this tree's time divided
+by the other's (under 1: this tree is faster), with its range.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if importlib.util.find_spec("webclean") is None:
+    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from speed import load_pages  # noqa: E402
+
+# Run by each worker with PYTHONPATH at its tree: the pages are files named 0, 1, …
+# in the directory given; every line on stdin asks for one pass, answered with its CPU
+# seconds.
+_WORKER = """
+import sys, time
+from pathlib import Path
+from webclean import extract
+import webclean
+folder = Path(sys.argv[1])
+pages = [path.read_bytes() for path in sorted(folder.iterdir(), key=lambda p: int(p.name))]
+for page in pages:
+    extract(page)
+print(webclean.__file__, flush=True)
+for _ in sys.stdin:
+    start = time.process_time()
+    for page in pages:
+        extract(page)
+    print(time.process_time() - start, flush=True)
+"""
+_ONE_THREAD = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
+
+
+class Worker:
+    """A process extracting the pages with the webclean of ``tree``."""
+
+    def __init__(self, tree: Path, pages: Path) -> None:
+        env = {**os.environ, **_ONE_THREAD, "PYTHONPATH": str(tree)}
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", _WORKER, str(pages)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=tree,  # "-c" puts the working directory first on sys.path
+        )
+        self.module = self._answer()
+        if not Path(self.module).resolve().is_relative_to(tree.resolve()):
+            self.close()
+            raise RuntimeError(f"the worker for {tree} imported webclean from {self.module}")
+
+    def run(self) -> float:
+        """One pass over the pages: its CPU seconds."""
+        assert self.process.stdin is not None
+        self.process.stdin.write("go\n")
+        self.process.stdin.flush()
+        return float(self._answer())
+
+    def _answer(self) -> str:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the worker stopped (exit status {self.process.wait()})")
+        return line.strip()
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait()
+
+
+@contextlib.contextmanager
+def worktree(ref: str) -> Iterator[Path]:
+    """A detached git worktree of ``ref``, removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix="webclean-ref-") as parent:
+        path = Path(parent) / "tree"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(path), ref], check=True, capture_output=True)
+        try:
+            yield path
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(path)], check=False, capture_output=True)
+
+
+def compare(tree: Path, ref_tree: Path, pages: Path, pairs: int) -> tuple[list[float], list[float]]:
+    """Each side's CPU seconds a pass, pass for pass, the order alternating."""
+    mine, theirs = Worker(tree, pages), Worker(ref_tree, pages)
+    try:
+        times: tuple[list[float], list[float]] = ([], [])
+        for i in range(pairs):
+            first, second = (0, 1) if i % 2 == 0 else (1, 0)
+            for side in (first, second):
+                times[side].append((mine, theirs)[side].run())
+        return times
+    finally:
+        mine.close()
+        theirs.close()
+
+
+def report(label: str, ref: str, count: int, mine: Sequence[float], theirs: Sequence[float]) -> str:
+    ratios = [a / b for a, b in zip(mine, theirs)]
+    return "\n".join(
+        [
+            f"{count} pages, {len(ratios)} pairs of passes (process CPU seconds a pass)",
+            f"{label}: " + " ".join(f"{t:.3f}" for t in mine),
+            f"{ref}: " + " ".join(f"{t:.3f}" for t in theirs),
+            f"CPU a page, {label} ÷ {ref}: median {statistics.median(ratios):.3f} "
+            f"(pairs {min(ratios):.3f}-{max(ratios):.3f}); pages per CPU-second {1 / statistics.median(ratios):.3f}×",
+        ]
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", nargs="+", required=True, metavar="FILE[:N]", help="jsonl(.gz) files; FILE:N takes its first N pages")
+    parser.add_argument("--limit", type=int, default=100, help="first N pages of each file (default 100)")
+    target = parser.add_mutually_exclusive_group(required=True)
+    target.add_argument("--ref", help="a git revision of this repository to compare with")
+    target.add_argument("--ref-path", type=Path, help="a checkout to compare with (its webclean/ is imported)")
+    parser.add_argument("--pairs", type=int, default=10, help="pairs of passes (default 10)")
+    args = parser.parse_args(argv)
+    pages = load_pages(args.data, args.limit)
+    with tempfile.TemporaryDirectory(prefix="webclean-pages-") as folder:
+        for i, page in enumerate(pages):
+            (Path(folder) / str(i)).write_bytes(page.data)
+        with contextlib.ExitStack() as stack:
+            ref_tree = args.ref_path if args.ref_path else stack.enter_context(worktree(args.ref))
+            mine, theirs = compare(ROOT, ref_tree, Path(folder), args.pairs)
+    print(report("this tree", args.ref or str(args.ref_path), len(pages), mine, theirs))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
