@@ -94,13 +94,13 @@ def _keep_all_model(decision: float = 1.0) -> Model:
 
 def test_an_empty_label_is_told_apart_and_dropped():
     body = "The council met on Monday to discuss the new bridge over the river, and voted to fund it in full."
-    html = f"<html><body><div><p>{body}</p><p>Tags:</p><p>{body}</p><p>Last modified:</p></div></body></html>"
+    html = f"<html><body><div><p>{body}</p><p>Ingredients:</p><p>{body}</p><p>Last modified:</p></div></body></html>"
     model = _keep_all_model()
     explanation = explain(html, model=model)
     outcomes = {unit.text: unit.outcome for unit in explanation.units}
     # A label over a kept line stays; one that ends the text labels nothing kept.
-    assert outcomes == {body: KEPT, "Tags:": KEPT, "Last modified:": EMPTY_LABEL}
-    assert explanation.text == extract(html, model=model).text == f"{body}\nTags:\n{body}"
+    assert outcomes == {body: KEPT, "Ingredients:": KEPT, "Last modified:": EMPTY_LABEL}
+    assert explanation.text == extract(html, model=model).text == f"{body}\nIngredients:\n{body}"
 
 
 def test_a_notice_is_told_apart_and_dropped():

@@ -180,6 +180,14 @@ def test_notices_drop_the_pages_buttons_and_controls_not_prose_that_opens_with_t
     assert smooth([line_unit(text) for text in kept], list(kept), 40, ("notices",)) == kept
 
 
+def test_notices_drop_where_a_post_is_filed_not_a_category_line_or_code():
+    filed = ["Tags: python, docker, getting started", "Posted in:", "Schlagwörter: Garten, Rosen", "Themen: Ehrenamt Jugendverbände"]
+    units = [line_unit(text) for text in filed]
+    assert smooth(units, list(filed), 40, ("notices",)) == [None] * len(filed)
+    kept = ["Kategorie: Kinderbuch", "Category:Portage", '{ tags: ["a", "b"] }', "Tags are how readers find a post."]
+    assert smooth([line_unit(text) for text in kept], list(kept), 40, ("notices",)) == kept
+
+
 def test_notices_drop_a_link_back_not_a_line_of_prose_that_opens_so():
     back = line_unit("Zurück zur Übersicht", "link")
     prose = line_unit("Back to the street, the crowd had thinned.")
@@ -202,6 +210,7 @@ def test_notices_drop_a_comment_sections_furniture_not_what_talks_of_comments():
         "Reply ↓",
         "Antworten",
         "Quote",
+        "Diese Website verwendet Akismet, um Spam zu reduzieren. Erfahre mehr darüber, wie deine Kommentardaten verarbeitet werden.",
     ]
     units = [line_unit(text) for text in furniture]
     assert smooth(units, list(furniture), 40, ("notices",)) == [None] * len(furniture)

@@ -213,8 +213,9 @@ _NOTICE_RE = re.compile(
 # The furniture of a comment section, each a whole line: a call to comment ("Leave a
 # Reply", "Schreibe einen Kommentar"), the comments' count over them ("11 Antworten zu
 # „…“", "27 commentaires"), their state ("Comments are closed") and a comment's header
-# line ("Comment by …", "Pingback: …") and a comment's buttons ("Reply", "Quote"; a
-# quotation's label, "Quote:", opens the story's text), in the languages of the dev data. A count
+# line ("Comment by …", "Pingback: …"), a comment's buttons ("Reply", "Quote"; a
+# quotation's label, "Quote:", opens the story's text) and the comment form's notice
+# ("This site uses Akismet to reduce spam. …"), in the languages of the dev data. A count
 # names comments, replies or responses, or thoughts on a quoted title (WordPress's
 # "3 thoughts on “…”"): "3 thoughts on the budget" may head a column.
 _COUNT = r"(?:\d+|no|one|keine|ein|eine|aucun|un|sin|brak)"
@@ -233,7 +234,8 @@ _COMMENT_CALL_RE = re.compile(
     rf"|(?:laisser|ajouter) un commentaire|{_COUNT} commentaires?(?: (?:sur|pour) .*)?|commentaires (?:fermés|clos)"
     rf"|deja(?:r)? (?:un|tu) comentario|{_COUNT} comentarios?|comentarios cerrados"
     rf"|dodaj komentarz|{_COUNT} komentarz(?:e|y)?|发表评论|我要评论|查看评论|暂无评论|\d+ ?条评论"
-    r"|reply(?: to this comment)?|antworten|répondre|responder|odpowiedz|回复|(?:quote|zitieren|citer|citar|cytuj)(?!\s*:))\W*",
+    r"|reply(?: to this comment)?|antworten|répondre|responder|odpowiedz|回复|(?:quote|zitieren|citer|citar|cytuj)(?!\s*:)"
+    r"|(?:this site|diese website|ce site|este sitio) (?:uses|verwendet|utilise|usa) akismet.*)\W*",
     re.IGNORECASE,
 )
 # The page's labels, each a whole line: an advertisement's ("Anzeige", "Reklama"), a
@@ -258,6 +260,15 @@ _PAGE_LABEL_RE = re.compile(
     r"|(?:(?:previous|next|older|newer) (?:post|article|entry|story)s?|(?:vorheriger|nächster) (?:beitrag|artikel)"
     r"|article (?:précédent|suivant))(?:\W+(?:next|older|newer) (?:post|article|entry|story)s?)?"
     r"|(?:lesezeit|reading time)\W*\d+ (?:min|minuten?|minutes?))\W*",
+    re.IGNORECASE,
+)
+# Where the post is filed, its label first ("Tags: python, docker", "Posted in:",
+# "Schlagwörter: …"); not the singular "Category:", which heads a prize's or a
+# product's line.
+_FILED_RE = re.compile(
+    r"(?:tags|tagged(?: with)?|schlagwörter|schlagworte|stichwörter|stichworte|themen|kategorien|categories"
+    r"|filed under|posted in|abgelegt unter|veröffentlicht in|étiquettes|mots-clés|etiquetas|tagi|标签)"
+    r"\s*[:：](?:\s.*)?",
     re.IGNORECASE,
 )
 # A link back to where the reader came from ("Zurück zur Übersicht", "Back to
@@ -465,7 +476,12 @@ def is_notice(unit: Unit) -> bool:
         return True
     if unit.kind == "link" and _BACK_LINK_RE.fullmatch(unit.text) is not None:
         return True
-    return _COMMENT_CALL_RE.fullmatch(unit.text) is not None or _PAGE_LABEL_RE.fullmatch(unit.text) is not None
+    text = unit.text
+    return (
+        _COMMENT_CALL_RE.fullmatch(text) is not None
+        or _PAGE_LABEL_RE.fullmatch(text) is not None
+        or _FILED_RE.fullmatch(text) is not None
+    )
 
 
 def is_credit(unit: Unit) -> bool:
