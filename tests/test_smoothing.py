@@ -165,6 +165,9 @@ def test_notices_drop_the_pages_buttons_and_controls_not_prose_that_opens_with_t
         "▲ Back to top",
         "Table of Contents",
         "« Previous Post | Next post »",
+        "More on This Story",
+        "Mehr aus Thüringen",
+        "Neueste Beiträge",
     ]
     units = [line_unit(text) for text in buttons]
     assert smooth(units, list(buttons), 40, ("notices",)) == [None] * len(buttons)
@@ -174,6 +177,7 @@ def test_notices_drop_the_pages_buttons_and_controls_not_prose_that_opens_with_t
         "Search and rescue teams reached the village on Friday.",
         "Close to a thousand people came.",
         "Top 10 tips for a first marathon",
+        "More on this in the second part of the report, which the council publishes in May.",
         "Next, whisk the eggs.",
         "Quote: “We will not back down.”",
     ]

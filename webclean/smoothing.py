@@ -257,6 +257,7 @@ _PAGE_LABEL_RE = re.compile(
     r"|search|suche|close|schließen|fermer|cerrar|menu|filters?|sort by|skip to (?:\w+ ?){1,3}|toggle navigation"
     r"|(?:back to|scroll to) top|top|nach oben|zum seitenanfang|retour en haut|volver arriba"
     r"|table of contents|inhaltsverzeichnis|sommaire|spis treści|目录|on this page|in this article"
+    r"|more (?:from|on|about|in) .{1,40}|mehr (?:zu[mr]?|aus|von) .{1,40}|(?:neueste|aktuelle) (?:artikel|beiträge|meldungen)"
     r"|(?:(?:previous|next|older|newer) (?:post|article|entry|story)s?|(?:vorheriger|nächster) (?:beitrag|artikel)"
     r"|article (?:précédent|suivant))(?:\W+(?:next|older|newer) (?:post|article|entry|story)s?)?"
     r"|(?:lesezeit|reading time)\W*\d+ (?:min|minuten?|minutes?))\W*",
