@@ -117,6 +117,12 @@ def test_see_also_drops_a_line_that_opens_with_a_read_also_label():
     kept = ["We read also the minutes of the last meeting: nothing new.", "See also the table below", "Related"]
     assert smooth([line_unit(text) for text in kept], list(kept), 40, ("see_also",)) == kept
 
+def _notices_drop_only(dropped: list[str], kept: list[str]) -> None:
+    """The pass notices drops every line of ``dropped`` and none of ``kept``."""
+    assert smooth([line_unit(text) for text in dropped], list(dropped), 40, ("notices",)) == [None] * len(dropped)
+    assert smooth([line_unit(text) for text in kept], list(kept), 40, ("notices",)) == kept
+
+
 def test_notices_drop_the_sites_calls_to_its_reader():
     prose = "The council met on Monday to discuss the new bridge over the river, and voted to fund it. " * 3
     lines = [
@@ -144,10 +150,7 @@ def test_notices_drop_the_sites_calls_to_its_reader():
 
 def test_notices_drop_the_pages_labels_whole_lines_only():
     labels = ["Advertisement", "- Anzeige -", "Share this article:", "Drucken", "4 min read", "Lesezeit: 2 Minuten"]
-    units = [line_unit(text) for text in labels]
-    assert smooth(units, list(labels), 40, ("notices",)) == [None] * len(labels)
-    kept = ["Advertising revenue fell by a tenth.", "Share prices rose.", "Print runs are shorter now."]
-    assert smooth([line_unit(text) for text in kept], list(kept), 40, ("notices",)) == kept
+    _notices_drop_only(labels, ["Advertising revenue fell by a tenth.", "Share prices rose.", "Print runs are shorter now."])
 
 
 def test_notices_drop_the_pages_buttons_and_controls_not_prose_that_opens_with_their_words():
@@ -169,8 +172,6 @@ def test_notices_drop_the_pages_buttons_and_controls_not_prose_that_opens_with_t
         "Mehr aus Thüringen",
         "Neueste Beiträge",
     ]
-    units = [line_unit(text) for text in buttons]
-    assert smooth(units, list(buttons), 40, ("notices",)) == [None] * len(buttons)
     kept = [
         "Read more about the council's plans in our explainer.",
         "Learn more languages, the minister said.",
@@ -181,15 +182,12 @@ def test_notices_drop_the_pages_buttons_and_controls_not_prose_that_opens_with_t
         "Next, whisk the eggs.",
         "Quote: “We will not back down.”",
     ]
-    assert smooth([line_unit(text) for text in kept], list(kept), 40, ("notices",)) == kept
+    _notices_drop_only(buttons, kept)
 
 
 def test_notices_drop_where_a_post_is_filed_not_a_category_line_or_code():
     filed = ["Tags: python, docker, getting started", "Posted in:", "Schlagwörter: Garten, Rosen", "Themen: Ehrenamt Jugendverbände"]
-    units = [line_unit(text) for text in filed]
-    assert smooth(units, list(filed), 40, ("notices",)) == [None] * len(filed)
-    kept = ["Kategorie: Kinderbuch", "Category:Portage", '{ tags: ["a", "b"] }', "Tags are how readers find a post."]
-    assert smooth([line_unit(text) for text in kept], list(kept), 40, ("notices",)) == kept
+    _notices_drop_only(filed, ["Kategorie: Kinderbuch", "Category:Portage", '{ tags: ["a", "b"] }', "Tags are how readers find a post."])
 
 
 def test_notices_drop_a_link_back_not_a_line_of_prose_that_opens_so():
@@ -216,8 +214,6 @@ def test_notices_drop_a_comment_sections_furniture_not_what_talks_of_comments():
         "Quote",
         "Diese Website verwendet Akismet, um Spam zu reduzieren. Erfahre mehr darüber, wie deine Kommentardaten verarbeitet werden.",
     ]
-    units = [line_unit(text) for text in furniture]
-    assert smooth(units, list(furniture), 40, ("notices",)) == [None] * len(furniture)
     # Whole lines only: a story about comments, a column named so, a reply's text.
     kept = [
         "Ein Kommentar von Anna Weber",
@@ -226,7 +222,7 @@ def test_notices_drop_a_comment_sections_furniture_not_what_talks_of_comments():
         "Comments from readers poured in after the decision.",
         "Thanks, I will leave a reply to this later.",
     ]
-    assert smooth([line_unit(text) for text in kept], list(kept), 40, ("notices",)) == kept
+    _notices_drop_only(furniture, kept)
 
 def test_every_notice_holds_one_of_the_cues_looked_for_first():
     from webclean.smoothing import _NOTICE_CUES, _NOTICE_RE
