@@ -28,7 +28,7 @@ from webclean.units import Unit
 LINK_RUN = "link run"  # dropped with a run of all-link lines, not classified (link_runs)
 CREDIT = "credit"  # a source or editor line, or a picture's credit, dropped (is_credit)
 SEE_ALSO = "see also"  # a "read also" line, another story's headline, dropped (is_see_also)
-NOTICE = "notice"  # the site speaking to its reader, a comment section's furniture or a label of the page, dropped (is_notice)
+NOTICE = "notice"  # the site speaking to its reader, a comment section's furniture, a label or control of the page, dropped (is_notice)
 RELATED_BOX = "related box"  # a box of other stories named as such, dropped (related_boxes)
 EMPTY_HEADING = "empty heading"  # a heading over nothing kept, dropped (empty_headings)
 EMPTY_LABEL = "empty label"  # a "Tags:" label whose line is dropped, dropped (empty_labels)
@@ -90,10 +90,12 @@ def smooth(
       reserved, or that asks for JavaScript ("Sign up for our newsletter", "Folgen Sie
       uns auf Twitter", "All rights reserved", "You need to enable JavaScript to run
       this app"), or that is whole a comment section's call, count, state or header
-      ("Leave a Reply", "3 Kommentare", "Comments are closed") or a label of the page
-      (an advertisement's, a button to share or print, the reading time), or that is
-      one link back ("Zurück zur Übersicht"), in the languages of the dev data, is
-      noise: the site's, not the story's;
+      ("Leave a Reply", "3 Kommentare", "Comments are closed"), a comment's button
+      ("Reply", in a thread's post too), a label of the page (an advertisement's, a
+      button to share, print, read on or act, a control, the reading time), the name
+      of a box of more stories ("More on This Story"), or where the post is filed
+      ("Tags: …"), or that is one link back ("Zurück zur Übersicht"), in the
+      languages of the dev data, is noise: the site's, not the story's;
     - ``empty_headings``: a kept heading after the text's first kept paragraph of more
       than TEXT_PARAGRAPH_CHARS characters, with nothing kept between it and the next
       heading or the end, is noise when lines (all dropped) lie under it, or when it
