@@ -171,6 +171,8 @@ def test_notices_drop_the_pages_buttons_and_controls_not_prose_that_opens_with_t
         "More on This Story",
         "Mehr aus Thüringen",
         "Neueste Beiträge",
+        "War der Artikel nützlich?",
+        "(Noch keine Bewertungen)",
     ]
     kept = [
         "Read more about the council's plans in our explainer.",
@@ -181,6 +183,7 @@ def test_notices_drop_the_pages_buttons_and_controls_not_prose_that_opens_with_t
         "More on this in the second part of the report, which the council publishes in May.",
         "Next, whisk the eggs.",
         "Quote: “We will not back down.”",
+        "Was this article helpful to the council? Its members disagree.",
     ]
     _notices_drop_only(buttons, kept)
 

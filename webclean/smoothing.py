@@ -242,7 +242,8 @@ _COMMENT_CALL_RE = re.compile(
 )
 # The page's labels, each a whole line: an advertisement's ("Anzeige", "Reklama"), a
 # button to share or print ("Share this article", "Drucken"), to read on ("Read more",
-# "Weiterlesen") or to act ("Learn more", "Register now", "Jetzt anmelden"), the
+# "Weiterlesen") or to act ("Learn more", "Register now", "Jetzt anmelden"), to rate
+# the page ("War der Artikel nützlich?", "Rate this recipe"), the
 # comments' count on their tab ("Comments (18)"), the reading time ("4 min read",
 # "Lesezeit: 2 Minuten"), and a control of the page ("Search", "Close", "Skip to
 # content", "Back to top", "Table of contents", "« Previous Post | Next post »").
@@ -260,6 +261,8 @@ _PAGE_LABEL_RE = re.compile(
     r"|(?:back to|scroll to) top|top|nach oben|zum seitenanfang|retour en haut|volver arriba"
     r"|table of contents|inhaltsverzeichnis|sommaire|spis treści|目录|on this page|in this article"
     r"|more (?:from|on|about|in) .{1,40}|mehr (?:zu[mr]?|aus|von) .{1,40}|(?:neueste|aktuelle) (?:artikel|beiträge|meldungen)"
+    r"|(?:was|is|war|ist) (?:this|dieser|der|diese|die) (?:article|page|post|artikel|beitrag|seite) (?:helpful|useful|hilfreich|nützlich)"
+    r"|rate this (?:article|post|recipe|page)|(?:noch )?keine bewertungen|no ratings yet|(?:artikel|beitrag) bewerten"
     r"|(?:(?:previous|next|older|newer) (?:post|article|entry|story)s?|(?:vorheriger|nächster) (?:beitrag|artikel)"
     r"|article (?:précédent|suivant))(?:\W+(?:next|older|newer) (?:post|article|entry|story)s?)?"
     r"|(?:lesezeit|reading time)\W*\d+ (?:min|minuten?|minutes?))\W*",
