@@ -242,11 +242,12 @@ _COMMENT_CALL_RE = re.compile(
 )
 # The page's labels, each a whole line: an advertisement's ("Anzeige", "Reklama"), a
 # button to share or print ("Share this article", "Drucken"), to read on ("Read more",
-# "Weiterlesen") or to act ("Learn more", "Register now", "Jetzt anmelden"), to rate
-# the page ("War der Artikel nützlich?", "Rate this recipe"), the
+# "Weiterlesen") or to act ("Learn more", "Register now", "Jetzt anmelden"), the
 # comments' count on their tab ("Comments (18)"), the reading time ("4 min read",
-# "Lesezeit: 2 Minuten"), and a control of the page ("Search", "Close", "Skip to
-# content", "Back to top", "Table of contents", "« Previous Post | Next post »").
+# "Lesezeit: 2 Minuten"), a control of the page ("Search", "Close", "Skip to
+# content", "Back to top", "Table of contents", "« Previous Post | Next post »"), the
+# name of a box of more stories ("More on This Story", "Neueste Beiträge") and a call
+# to rate the page ("War der Artikel nützlich?", "Rate this recipe").
 _PAGE_LABEL_RE = re.compile(
     r"\W*(?:advertisement|advertising|anzeige|werbung|reklama|publicidad|publicité|sponsored|gesponsert|广告"
     r"|(?:share|teilen|print|drucken|tweet|pin it|pinnen|imprimir|compartir|partager|imprimer)"
