@@ -126,7 +126,7 @@ def _decision(unit: Unit, kept: str | None, by_pass: str | None, value: float | 
     if not unit.is_sample:
         outcome = AS_IS
     elif post:
-        outcome = POST if unit.post > 0 else POST_REST
+        outcome = POST if post > 0 else POST_REST
     elif by_pass is not None:
         outcome = by_pass
     elif not text:

@@ -214,8 +214,8 @@ _NOTICE_RE = re.compile(
 )
 # The furniture of a comment section, each a whole line: a call to comment ("Leave a
 # Reply", "Schreibe einen Kommentar"), the comments' count over them ("11 Antworten zu
-# „…“", "27 commentaires"), their state ("Comments are closed") and a comment's header
-# line ("Comment by …", "Pingback: …"), a comment's buttons ("Reply", "Quote"; a
+# „…“", "27 commentaires", "Comments (18)" on their tab), their state ("Comments are
+# closed"), a comment's header line ("Comment by …", "Pingback: …"), a comment's buttons ("Reply", "Quote"; a
 # quotation's label, "Quote:", opens the story's text) and the comment form's notice
 # ("This site uses Akismet to reduce spam. …"), in the languages of the dev data. A count
 # names comments, replies or responses, or thoughts on a quoted title (WordPress's
@@ -228,6 +228,7 @@ _COMMENT_CALL_RE = re.compile(
     r"|be the first to (?:comment|review).*|(?:show|view|load|read|see|hide) (?:all )?(?:\d+ )?(?:comments|replies)"
     r"|you must be logged in to (?:post a )?comment.*|log ?in to (?:comment|reply).*|(?:comment by|pingback|trackback)\b.*"
     rf"|{_COUNT} (?:comments?|responses?|replies)(?: (?:to|on) .*)?|{_COUNT} thoughts? on {_QUOTE}.*"
+    r"|(?:comments?|kommentare?|commentaires?|comentarios|komentarze|评论)\s*[(\[]\d+[)\]]"
     r"|schreib(?:e|en sie)? einen kommentar|hinterlasse einen kommentar|antwort hinterlassen|(?:jetzt )?kommentieren"
     r"|kommentare? (?:schreiben|hinzufügen|verfassen|abgeben|anzeigen|einblenden|geschlossen|lesen)"
     rf"|{_COUNT} (?:kommentare?|antworten)(?: (?:zu|auf) .*)?|{_COUNT} gedanken zu {_QUOTE}.*"
@@ -243,8 +244,7 @@ _COMMENT_CALL_RE = re.compile(
 # The page's labels, each a whole line: an advertisement's ("Anzeige", "Reklama"), a
 # button to share or print ("Share this article", "Drucken"), to read on ("Read more",
 # "Weiterlesen") or to act ("Learn more", "Register now", "Jetzt anmelden"), the
-# comments' count on their tab ("Comments (18)"), the reading time ("4 min read",
-# "Lesezeit: 2 Minuten"), a control of the page ("Search", "Close", "Skip to
+# reading time ("4 min read", "Lesezeit: 2 Minuten"), a control of the page ("Search", "Close", "Skip to
 # content", "Back to top", "Table of contents", "« Previous Post | Next post »"), the
 # name of a box of more stories ("More on This Story", "Neueste Beiträge") and a call
 # to rate the page ("War der Artikel nützlich?", "Rate this recipe").
@@ -256,7 +256,6 @@ _PAGE_LABEL_RE = re.compile(
     r"|阅读全文|查看全文|阅读更多|(?:learn|find out|discover) more|mehr erfahren|en savoir plus|más información"
     r"|dowiedz się więcej|get started|(?:apply|join|shop|buy|order|book|register|donate|sign up|download|subscribe) now"
     r"|jetzt (?:kaufen|bestellen|anmelden|registrieren|spenden)"
-    r"|(?:comments?|kommentare?|commentaires?|comentarios|komentarze|评论)\s*[(\[]\d+[)\]]"
     r"|\d+ (?:min|mins|minutes?|minuten?|minut) (?:read|lesezeit|czytania|de lecture|de lectura)"
     r"|search|suche|close|schließen|fermer|cerrar|menu|filters?|sort by|skip to (?:\w+ ?){1,3}|toggle navigation"
     r"|(?:back to|scroll to) top|top|nach oben|zum seitenanfang|retour en haut|volver arriba"
