@@ -60,3 +60,25 @@ def test_a_posts_button_is_dropped_where_its_text_is_kept():
         without = denoise(units, None, scripted, 40, "scripted", ())
     assert decisions == [("Thanks, this fixed it for me as well.", POST, None), ("", NOTICE, None)]
     assert without[1] == ("Reply", POST, None)
+
+
+def test_a_unit_is_classified_whole_once_however_many_passes_ask():
+    # The tail's and the margin's passes ask again about lines the classifier decided
+    # whole: they read the decision already made instead of classifying them again.
+    values = {"Storm hits the coast": 1.2, PARAGRAPH: 2.0, "Share this story": 0.2, "A bio of the author": 0.6}
+    scripted = ValuesByText(values)
+    units = [line_unit("Storm hits the coast")._replace(region=-1), *map(line_unit, list(values)[1:])]
+    asked: list[str] = []
+
+    def row(unit, text, lexicon):
+        asked.append(text)
+        return scripted.row(unit, text, lexicon)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(FEATURE_SETS, "scripted", row)
+        patch.setitem(FEATURE_WIDTHS, "scripted", 1)
+        decisions = denoise(units, None, scripted, 40, "scripted", ("tail_lines", "margin_lines"), values=True)
+    assert [d.text for d in decisions] == ["Storm hits the coast", PARAGRAPH, "", ""]
+    assert [d.value for d in decisions] == [1.2, 2.0, 0.2, 0.6]
+    short = [text for text in values if len(text) <= 40]
+    assert sorted(text for text in asked if text in short) == sorted(short)

@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from webclean.classifier import CONTENT, SVMParams
-from webclean.features import FEATURE_SETS, feature_matrix
+from webclean.features import FEATURE_SETS
 from webclean.lexicon import NoiseLexicon
 from webclean.smoothing import (
     DENOISE_PASSES,
@@ -36,6 +36,7 @@ from webclean.smoothing import (
     margin_lines,
     tail_lines,
     teaser_heads,
+    whole_values,
 )
 from webclean.timing import StageTimer, timed
 from webclean.tokenize import split_sentences
@@ -90,7 +91,7 @@ def denoise(
     # The link_runs pass drops its runs whatever the classifier says: they are not
     # classified, and decide leaves them as noise, which is that pass done.
     in_runs = link_runs(units, beta=beta, title=title) if "link_runs" in smoothing else None
-    kept = decide(units, lexicon, svm, beta, feature_set, in_runs, whole, timer)
+    kept, known = decide(units, lexicon, svm, beta, feature_set, in_runs, whole, timer)
     # The pass that decided each unit, where one did: its outcome.
     by_pass: list[str | None] = [LINK_RUN if run else None for run in in_runs] if in_runs else [None] * len(units)
     rest = [name for name in smoothing if name != "link_runs" and name not in DENOISE_PASSES]
@@ -99,7 +100,7 @@ def denoise(
         by_pass = [by or before for before, by in zip(by_pass, dropped_by)]
     for name, unsure_of, outcome in (("tail_lines", tail_lines, UNSURE_TAIL), ("margin_lines", margin_lines, UNSURE_MARGIN)):
         if name in smoothing:
-            unsure = unsure_of(units, kept, lexicon, svm, feature_set, timer)
+            unsure = unsure_of(units, kept, lexicon, svm, feature_set, timer, known)
             kept = [None if drop else text for text, drop in zip(kept, unsure)]
             by_pass = [outcome if drop else by for by, drop in zip(by_pass, unsure)]
     if "items" in smoothing:
@@ -113,7 +114,7 @@ def denoise(
     if "furniture" in smoothing:
         by_pass = [FURNITURE if unit.furniture and text is not None else by for unit, text, by in zip(units, kept, by_pass)]
         kept = [None if unit.furniture else text for unit, text in zip(units, kept)]
-    scores = unit_values(units, lexicon, svm, feature_set, in_runs, timer) if values else [None] * len(units)
+    scores = unit_values(units, lexicon, svm, feature_set, in_runs, timer, known) if values else [None] * len(units)
     return [_decision(*each) for each in zip(units, kept, by_pass, scores)]
 
 
@@ -145,27 +146,24 @@ def decide(
     skip: Sequence[bool] | None = None,
     whole: bool = False,
     timer: StageTimer | None = None,
-) -> list[str | None]:
-    """Steps 3 and 4 per unit: its kept text, or None where it is noise.
+) -> tuple[list[str | None], dict[int, float]]:
+    """Steps 3 and 4 per unit: its kept text, or None where it is noise; and the
+    decision value of each unit that was classified whole, by its index (the passes
+    that ask the classifier again about whole units read it there).
 
     Units whose ``skip`` is true are not classified, and come out as noise. With
     ``whole``, a long unit that the noise filter drops entirely is classified whole
     and kept when that says content.
     """
-    row = FEATURE_SETS[feature_set]
     kept: list[str | None] = [u.text if not u.is_sample else None for u in units]
     lengths = [u.length if u.is_sample and not (skip and skip[i]) else -1 for i, u in enumerate(units)]
+    known: dict[int, float] = {}
 
     def keep_content(indices: list[int]) -> None:
         """Classify these units whole, in one call, and keep those that are content."""
-        if indices:
-            with timed(timer, "features"):
-                rows = [row(units[i], units[i].text, lexicon) for i in indices]
-            with timed(timer, "classify"):
-                labels = svm.predict(np.asarray(rows))
-            for i, label in zip(indices, labels):
-                if label == CONTENT:
-                    kept[i] = units[i].text
+        for i, value in zip(indices, whole_values(units, indices, lexicon, svm, feature_set, timer, known)):
+            if value > 0:  # SVMParams.predict's CONTENT
+                kept[i] = units[i].text
 
     keep_content([i for i, length in enumerate(lengths) if 0 <= length <= beta])
     long_units = [i for i, length in enumerate(lengths) if length > beta]
@@ -175,7 +173,7 @@ def decide(
         # Departure (method svm): a long unit none of whose sentences passed alone is kept
         # whole when the whole of it is content: a short article's last paragraph was lost.
         keep_content([i for i in long_units if kept[i] is None])
-    return kept
+    return kept, known
 
 
 def unit_values(
@@ -185,18 +183,14 @@ def unit_values(
     feature_set: str,
     skip: Sequence[bool] | None = None,
     timer: StageTimer | None = None,
+    known: dict[int, float] | None = None,
 ) -> list[float | None]:
     """The classifier's decision value of each sample as a whole, in one call; None for
     the other units and those ``skip`` says (the link runs, which are not classified)."""
     samples = [i for i, unit in enumerate(units) if unit.is_sample and not (skip and skip[i])]
     values: list[float | None] = [None] * len(units)
-    if samples:
-        with timed(timer, "features"):
-            X = feature_matrix([units[i] for i in samples], lexicon, feature_set)
-        with timed(timer, "classify"):
-            scores = svm.decision_function(X)
-        for i, value in zip(samples, np.asarray(scores, dtype=float)):
-            values[i] = float(value)
+    for i, value in zip(samples, whole_values(units, samples, lexicon, svm, feature_set, timer, known)):
+        values[i] = value
     return values
 
 

@@ -306,6 +306,7 @@ def tail_lines(
     svm: SVMParams,
     feature_set: str,
     timer: StageTimer | None = None,
+    known: dict[int, float] | None = None,
 ) -> list[bool]:
     """Which kept lines of the text's tail the classifier is not sure enough of.
 
@@ -321,7 +322,7 @@ def tail_lines(
     if last is None:
         return unsure
     tail = [i for i in range(last + 1, len(units)) if kept[i] and units[i].post == 0 and is_spaced(units[i].text)]
-    return _below(units, tail, TAIL_DECISION, lexicon, svm, feature_set, timer)
+    return _below(units, tail, TAIL_DECISION, lexicon, svm, feature_set, timer, known)
 
 
 # The lines before the located block (Unit.region < 0; margin_lines): a kept one mostly
@@ -336,6 +337,7 @@ def margin_lines(
     svm: SVMParams,
     feature_set: str,
     timer: StageTimer | None = None,
+    known: dict[int, float] | None = None,
 ) -> list[bool]:
     """Which kept lines before the located block the classifier is not sure enough of.
 
@@ -348,7 +350,7 @@ def margin_lines(
     line's, as the classifier gives it.
     """
     margin = [i for i, unit in enumerate(units) if kept[i] and unit.region < 0 and is_spaced(unit.text)]
-    return _below(units, margin, MARGIN_DECISION, lexicon, svm, feature_set, timer)
+    return _below(units, margin, MARGIN_DECISION, lexicon, svm, feature_set, timer, known)
 
 
 def _below(
@@ -359,18 +361,36 @@ def _below(
     svm: SVMParams,
     feature_set: str,
     timer: StageTimer | None,
+    known: dict[int, float] | None,
 ) -> list[bool]:
-    """Which units are among ``indices`` and have a decision value under ``threshold``,
-    asked of the classifier in one call."""
+    """Which units are among ``indices`` and have a decision value under ``threshold``."""
     below = [False] * len(units)
-    if indices:
+    for i, value in zip(indices, whole_values(units, indices, lexicon, svm, feature_set, timer, known)):
+        below[i] = value < threshold
+    return below
+
+
+def whole_values(
+    units: Sequence[Unit],
+    indices: Sequence[int],
+    lexicon: NoiseLexicon,
+    svm: SVMParams,
+    feature_set: str,
+    timer: StageTimer | None = None,
+    known: dict[int, float] | None = None,
+) -> list[float]:
+    """The classifier's decision value of each of these units as a whole (its whole
+    text, not a sentence), asked in one call for those that ``known`` (by index) does
+    not hold yet; the values asked are added to ``known``."""
+    known = {} if known is None else known
+    asked = [i for i in indices if i not in known]
+    if asked:
         with timed(timer, "features"):
-            X = feature_matrix([units[i] for i in indices], lexicon, feature_set)
+            X = feature_matrix([units[i] for i in asked], lexicon, feature_set)
         with timed(timer, "classify"):
             values = svm.decision_function(X)
-        for i, value in zip(indices, values):
-            below[i] = value < threshold
-    return below
+        known.update(zip(asked, map(float, values)))
+    return [known[i] for i in indices]
 
 
 def last_paragraph(kept: Sequence[str | None]) -> int | None:
