@@ -185,7 +185,7 @@ def _attr_marks(attrs: str) -> tuple[bool, bool, int, bool]:
 # such a word names a section of a policy page, and after "category-" or "tag-" the
 # subject of a post (WordPress marks its posts so).
 _CONSENT_BRANDS = ("onetrust", "cookiebot", "didomi", "usercentrics", "cookieconsent", "cookielaw")
-_CONSENT_CUES = ("cookie", "consent", "gdpr", *_CONSENT_BRANDS)
+_CONSENT_CUE_RE = re.compile("|".join(("cookie", "consent", "gdpr", *_CONSENT_BRANDS)))
 _CONSENT_PART_RE = re.compile(r"[-_](?:cookies?|consent|gdpr)(?![a-z])|(?<![a-z])(?:cookies?|consent|gdpr)[-_]")
 _SUBJECT_PREFIXES = ("category-", "tag-", "tags-", "topic-")
 # An element holding at least this share of the walked container's characters is a
@@ -200,7 +200,7 @@ _holds_story = etree.XPath(f"boolean(.//h1 | .//p[string-length(normalize-space(
 
 def _names_consent(names: str) -> bool:
     """Whether lower-cased class and id words name a consent box."""
-    if not any(cue in names for cue in _CONSENT_CUES):
+    if not _CONSENT_CUE_RE.search(names):
         return False
     for word in names.split():
         if word.startswith(_SUBJECT_PREFIXES):
