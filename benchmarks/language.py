@@ -13,7 +13,7 @@ Columns:
   ``webclean.language.MIN_CHARS`` characters), and the accuracy on those;
 - ``declared``: the share of pages that declare a language, and the accuracy of
   ``lang_declared`` over all pages (what ``lang`` was before detection);
-- ``on the gold``: py3langid on the first ``PREFIX_CHARS`` of the gold text, where it
+- ``on the gold``: the detector alone on the first ``PREFIX_CHARS`` of the gold text, where it
   has ``MIN_CHARS``: the detector alone, without the extraction's errors.
 
 Prints a Markdown table (docs/quality.md, "Language detection").
@@ -47,7 +47,7 @@ class Outcome:
     lang: str | None
     declared: str | None
     detected: bool
-    on_gold: str | None  # py3langid on the gold text; None when it is too short
+    on_gold: str | None  # the detector on the gold text; None when it is too short
 
 
 def outcome(page: Page) -> Outcome:
@@ -98,7 +98,7 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="processes")
     args = parser.parse_args(list(argv) if argv is not None else None)
 
-    print("| set | pages | `lang` right | detected, right of those | declared, `lang_declared` right | py3langid on the gold |")
+    print("| set | pages | `lang` right | detected, right of those | declared, `lang_declared` right | the detector on the gold |")
     print("|---|---:|---:|---:|---:|---:|")
     everything: list[Outcome] = []
     with ProcessPoolExecutor(args.jobs) as pool:

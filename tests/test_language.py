@@ -88,3 +88,20 @@ def test_extract_detects_the_text_and_keeps_the_declaration(method):
     short = extract(_page(" lang='es'", "Sale cada veinte minutos. Vuelve el lunes"), config=config)
     assert (short.lang, short.lang_declared) == ("es", "es")
     assert extract(b"", config=config).lang is None
+
+
+def test_codes_are_iso_639_1_primary_subtags():
+    traditional = "交通管理局週五表示，沿河線路的夜間公車在停運一年後將於週一恢復營運。公車將在午夜至凌晨五點之間每二十分鐘從中央車站發出一班。" * 4
+    hebrew = "האוטובוס הלילי לאורך מסלול הנהר יחזור לפעול ביום שני אחרי שנה ללא שירות, כך הודיעה רשות התחבורה ביום שישי. " * 3
+    assert detect_language(traditional) == "zh"  # CLD2 says "zh-Hant"
+    assert detect_language(hebrew) == "he"  # CLD2 says "iw"
+
+
+def test_control_characters_and_texts_without_words_are_no_error():
+    assert detect_language(TEXTS["en"].replace(" ", " \x00\x85", 10)) == "en"
+    assert detect_language("1234 5678 90 — 12:30 / 45.67 % " * 10) is None
+
+
+def test_a_text_that_opens_with_a_markup_sign_is_read_as_text():
+    assert detect_language("<" + TEXTS["zh"]) == "zh"
+    assert detect_language("a < b and <c> " + TEXTS["en"]) == "en"
