@@ -18,8 +18,8 @@ def test_units_the_link_runs_pass_drops_are_not_classified():
         return [0.0]
 
     class Everything:
-        def predict(self, X):
-            return np.ones(len(X), dtype=np.int64)
+        def decision_function(self, X):
+            return np.ones(len(X))
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setitem(FEATURE_SETS, "counting", row)

@@ -130,11 +130,11 @@ class ScriptedSVM:
         self.labels = labels
         self.asked = 0
 
-    def predict(self, rows: np.ndarray) -> np.ndarray:
+    def decision_function(self, rows: np.ndarray) -> np.ndarray:
         n = len(rows)
         out = [self.labels[(self.asked + i) % len(self.labels)] for i in range(n)]
         self.asked += n
-        return np.asarray(out, dtype=np.int64)
+        return np.asarray(out, dtype=np.float64) * 2 - 1
 
 
 SENTENCES = st.lists(
@@ -145,13 +145,22 @@ SENTENCES = st.lists(
 
 @pytest.mark.parametrize("feature_set", ["paper", "rich"])
 @SETTINGS
-@given(texts=st.lists(SENTENCES | st.text(max_size=200), min_size=1, max_size=6), labels=st.lists(st.integers(0, 1), min_size=1, max_size=20))
-def test_noise_filter_only_cuts_from_the_end(feature_set, texts, labels):
+@given(
+    texts=st.lists(SENTENCES | st.text(max_size=200), min_size=1, max_size=6),
+    labels=st.lists(st.integers(0, 1), min_size=1, max_size=20),
+    beta=st.none() | st.integers(0, 60),
+)
+def test_noise_filter_only_cuts_from_the_end(feature_set, texts, labels, beta):
     units = [Unit(tag="p", text=t, length=text_length(t), link_ratio=0.0, position=(i + 1) / len(texts)) for i, t in enumerate(texts)]
     lexicon = NoiseLexicon(words={}, marks={})
-    kept = noise_filter(units, lexicon, ScriptedSVM(labels), feature_set)
+    kept, values = noise_filter(units, lexicon, ScriptedSVM(labels), feature_set, beta=beta)
     assert len(kept) == len(units)
-    for unit, text in zip(units, kept):
+    for k, (unit, text) in enumerate(zip(units, kept)):
+        if beta is not None and unit.length <= beta:
+            # A unit of at most beta characters is kept whole or dropped, as its one decision says.
+            assert text == (unit.text if values[k] > 0 else None)
+            continue
+        assert k not in values
         if text is not None:
             assert unit.text.strip().startswith(text), (unit.text, text)
 

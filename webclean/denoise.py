@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from webclean.classifier import CONTENT, SVMParams
+from webclean.classifier import SVMParams
 from webclean.features import FEATURE_SETS
 from webclean.lexicon import NoiseLexicon
 from webclean.smoothing import (
@@ -156,23 +156,18 @@ def decide(
     and kept when that says content.
     """
     kept: list[str | None] = [u.text if not u.is_sample else None for u in units]
-    lengths = [u.length if u.is_sample and not (skip and skip[i]) else -1 for i, u in enumerate(units)]
-    known: dict[int, float] = {}
-
-    def keep_content(indices: list[int]) -> None:
-        """Classify these units whole, in one call, and keep those that are content."""
-        for i, value in zip(indices, whole_values(units, indices, lexicon, svm, feature_set, timer, known)):
-            if value > 0:  # SVMParams.predict's CONTENT
-                kept[i] = units[i].text
-
-    keep_content([i for i, length in enumerate(lengths) if 0 <= length <= beta])
-    long_units = [i for i, length in enumerate(lengths) if length > beta]
-    for i, text in zip(long_units, noise_filter([units[i] for i in long_units], lexicon, svm, feature_set, timer)):
+    samples = [i for i, u in enumerate(units) if u.is_sample and not (skip and skip[i])]
+    texts, values = noise_filter([units[i] for i in samples], lexicon, svm, feature_set, timer, beta)
+    known = {samples[k]: value for k, value in values.items()}
+    for i, text in zip(samples, texts):
         kept[i] = text
     if whole:
         # Departure (method svm): a long unit none of whose sentences passed alone is kept
         # whole when the whole of it is content: a short article's last paragraph was lost.
-        keep_content([i for i in long_units if kept[i] is None])
+        lost = [i for i in samples if kept[i] is None and i not in known]
+        for i, value in zip(lost, whole_values(units, lost, lexicon, svm, feature_set, timer, known)):
+            if value > 0:  # SVMParams.predict's CONTENT
+                kept[i] = units[i].text
     return kept, known
 
 
@@ -200,25 +195,34 @@ def noise_filter(
     svm: SVMParams,
     feature_set: str = "paper",
     timer: StageTimer | None = None,
-) -> list[str | None]:
-    """For each long unit, its text up to and including its last content sentence."""
+    beta: int | None = None,
+) -> tuple[list[str | None], dict[int, float]]:
+    """For each unit, its text up to and including its last content sentence (None
+    where none is); with ``beta``, a unit of at most ``beta`` characters is classified
+    whole, as one sentence, in the filter's first round (one call of the classifier for
+    the page's short units and its long units' last sentences). Also the decision value
+    of each unit classified whole so, by its index."""
     row = FEATURE_SETS[feature_set]
-    sentences = [split_sentences(u.text) for u in units]
+    whole = [beta is not None and u.length <= beta for u in units]
+    sentences = [[u.text] if one else split_sentences(u.text) for u, one in zip(units, whole)]
     # ends[k]: how many of unit k's sentences are still in play; None once decided.
     ends: list[int | None] = [len(s) for s in sentences]
     result: list[str | None] = [None] * len(units)
+    values: dict[int, float] = {}
     while True:
         pending = [k for k, end in enumerate(ends) if end]
         if not pending:
-            return result
+            return result, values
         with timed(timer, "features"):
             rows = [row(units[k], sentences[k][ends[k] - 1].strip(), lexicon) for k in pending]  # type: ignore[operator]
         with timed(timer, "classify"):
-            labels = svm.predict(np.asarray(rows))
-        for k, label in zip(pending, labels):
+            scores = svm.decision_function(np.asarray(rows))
+        for k, score in zip(pending, scores):
             end = ends[k] - 1  # type: ignore[operator]
-            if label == CONTENT:
-                result[k] = "".join(sentences[k][: end + 1]).strip()
+            if whole[k]:
+                values[k] = float(score)
+            if score > 0:  # SVMParams.predict's CONTENT
+                result[k] = units[k].text if whole[k] else "".join(sentences[k][: end + 1]).strip()
                 ends[k] = None
             else:
                 ends[k] = end if end > 0 else None
