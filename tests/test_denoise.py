@@ -6,7 +6,7 @@ from scripted import LONG, PARAGRAPH, ValuesByText, line_unit
 
 from webclean.denoise import DROPPED, KEPT, POST, denoise
 from webclean.features import FEATURE_SETS, FEATURE_WIDTHS
-from webclean.smoothing import CREDIT, LINK_RUN, NOTICE
+from webclean.smoothing import CREDIT, LINK_RUN, NOTICE, REPEAT
 
 
 def test_units_the_link_runs_pass_drops_are_not_classified():
@@ -82,3 +82,20 @@ def test_a_unit_is_classified_whole_once_however_many_passes_ask():
     assert [d.value for d in decisions] == [1.2, 2.0, 0.2, 0.6]
     short = [text for text in values if len(text) <= 40]
     assert sorted(text for text in asked if text in short) == sorted(short)
+
+
+def test_the_passes_judge_a_posts_lines_as_any_kept_line():
+    # A reply that shows the post it answers again (the layout's copy of a kept line) is
+    # a copy there too: the pass repeats drops it, though a post's text is otherwise kept
+    # whatever the classifier says.
+    question = "How do I reset the router without losing the settings?"
+    values = {question: -1.0, "Hold the button for five seconds.": -1.0}
+    scripted = ValuesByText(values)
+    units = [line_unit(question)._replace(post=1), line_unit(question)._replace(post=1, copy=1), line_unit("Hold the button for five seconds.")._replace(post=1)]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(FEATURE_SETS, "scripted", scripted.row)
+        patch.setitem(FEATURE_WIDTHS, "scripted", 1)
+        decisions = denoise(units, None, scripted, 40, "scripted", ("repeats",))
+        without = denoise(units, None, scripted, 40, "scripted", ())
+    assert decisions == [(question, POST, None), ("", REPEAT, None), ("Hold the button for five seconds.", POST, None)]
+    assert [d.text for d in without] == [question, question, "Hold the button for five seconds."]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
+from itertools import repeat
 from typing import NamedTuple
 
 import numpy as np
@@ -27,7 +28,6 @@ from webclean.smoothing import (
     FURNITURE,
     ITEM,
     LINK_RUN,
-    NOTICE,
     UNSURE_MARGIN,
     UNSURE_TAIL,
     apply_passes,
@@ -92,8 +92,13 @@ def denoise(
     # classified, and decide leaves them as noise, which is that pass done.
     in_runs = link_runs(units, beta=beta, title=title) if "link_runs" in smoothing else None
     kept, known = decide(units, lexicon, svm, beta, feature_set, in_runs, whole, timer)
+    # A thread located as its posts (method svm, Unit.post): each post's text is kept
+    # whatever the classifier says, the rest of its record (user panel, signature, links)
+    # dropped; the passes then judge the posts' lines as any other kept line (a comment's
+    # "Reply" is a notice).
+    kept = [unit.text if unit.post > 0 else None if unit.post < 0 else text for unit, text in zip(units, kept)]
     # The pass that decided each unit, where one did: its outcome.
-    by_pass: list[str | None] = [LINK_RUN if run else None for run in in_runs] if in_runs else [None] * len(units)
+    by_pass: list[str | None] = [LINK_RUN if run and not unit.post else None for unit, run in zip(units, in_runs or repeat(False))]
     rest = [name for name in smoothing if name != "link_runs" and name not in DENOISE_PASSES]
     if rest:
         kept, dropped_by = apply_passes(units, kept, beta, rest)
@@ -119,17 +124,13 @@ def denoise(
 
 
 def _decision(unit: Unit, kept: str | None, by_pass: str | None, value: float | None) -> Decision:
-    # A thread located as its posts (method svm, Unit.post): each post's text is kept,
-    # the rest of its record (user panel, signature, links) dropped, and a comment's
-    # button in the text ("Reply") too (the pass notices).
-    post = unit.post if by_pass != NOTICE else 0
-    text = unit.text if post > 0 else "" if post < 0 else kept or ""
+    text = kept or ""
     if not unit.is_sample:
         outcome = AS_IS
-    elif post:
-        outcome = POST if post > 0 else POST_REST
     elif by_pass is not None:
         outcome = by_pass
+    elif unit.post:
+        outcome = POST if unit.post > 0 else POST_REST
     elif not text:
         outcome = DROPPED
     else:

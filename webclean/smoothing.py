@@ -137,8 +137,7 @@ def apply_passes(
     if "see_also" in passes:
         drop([bool(text) and is_see_also(unit) for unit, text in zip(units, kept)], SEE_ALSO)
     if "notices" in passes:
-        # A thread's post keeps its text whatever the classifier says, but not its buttons.
-        drop([(bool(text) or unit.post > 0) and is_notice(unit) for unit, text in zip(units, kept)], NOTICE)
+        drop([bool(text) and is_notice(unit) for unit, text in zip(units, kept)], NOTICE)
     if "related_boxes" in passes:
         drop(related_boxes(units, kept), RELATED_BOX)
     if "empty_headings" in passes:
