@@ -85,7 +85,8 @@ class SVMParams:
         K *= -2.0
         K += (Z * Z).sum(axis=1)[:, None]
         K += self._support_norms
-        np.maximum(K, 0.0, out=K)
+        # Against a row of zeros: NumPy's loop for a scalar operand takes twice as long.
+        np.maximum(K, self._zeros32, out=K)
         K *= -self.gamma
         np.exp(K, out=K)
         return K
@@ -98,6 +99,10 @@ class SVMParams:
     def _support_norms(self) -> np.ndarray:
         """Squared norms of the support vectors: the same for every chunk of every page."""
         return (self.support_vectors**2).sum(axis=1).astype(np.float32)
+
+    @cached_property
+    def _zeros32(self) -> np.ndarray:
+        return np.zeros(len(self.support_vectors), dtype=np.float32)
 
     @cached_property
     def _dual_coef32(self) -> np.ndarray:
