@@ -241,14 +241,16 @@ def segment(container: etree._Element) -> list[Line]:
     link_start = 0  # the line's linked characters when the open link began (or the line did)
     solid = False  # whether a piece of the line has more than white space
 
-    def flush(owner: tuple[etree._Element, int], noise: bool, content: bool, groups: int, furniture: bool) -> None:
+    def flush(owner: tuple[etree._Element, int], marks: tuple[bool, bool, bool, bool, int, bool]) -> None:
         nonlocal linked, link_start
         text = normalise_space("".join(pieces))
         pieces.clear()
         if text:
-            length = text_length(text)
-            ratio = min(1.0, linked / length)
+            # Its only white space is single spaces: text_length without the test for others.
+            length = len(text) - text.count(" ")
+            ratio = linked / length if linked < length else 1.0
             element, level = owner
+            _, _, noise, content, groups, furniture = marks
             lines.append(Line(text, element, _kind(element, ratio), ratio, noise, content, groups, length, level, furniture))
         linked = link_start = 0
 
@@ -274,7 +276,7 @@ def segment(container: etree._Element) -> list[Line]:
             block = tag in BLOCK_LEVEL or el is container
             if block or tag in LINE_BREAKS:
                 if solid:
-                    flush(owners[-1], state[2], state[3], state[4], state[5])
+                    flush(owners[-1], state)
                     solid = False
                 elif pieces:
                     pieces.clear()
@@ -316,7 +318,7 @@ def segment(container: etree._Element) -> list[Line]:
         closed = stack.pop()
         if closed[0]:
             if solid:
-                flush(owners[-1], closed[2], closed[3], closed[4], closed[5])
+                flush(owners[-1], closed)
                 solid = False
             elif pieces:
                 pieces.clear()
