@@ -186,30 +186,41 @@ class TreeEnsemble:
         if width < self.width:
             raise ValueError(f"rows of {width} features, but the trees read {self.width}")
         flat = X.ravel()
-        feature, children, (root_feature, root_threshold, root_left, root_right), depth = self._walk
+        feature, threshold, children, value, (root_feature, root_threshold, root_left, root_right), depth = self._walk
         trees = len(self.roots)
-        # One entry per (row, tree) pair: its node, and where its row starts in ``flat``.
-        # Every pair starts on its tree's root: the first step reads the roots' columns of
-        # all rows at once. A leaf leads to itself, so after as many steps as the deepest
-        # tree has levels every pair stands on its leaf: no test of which pairs are done.
+        # One entry per (row, tree) pair: its node (as _walk numbers it), and where its row
+        # starts in ``flat``. Every pair starts on its tree's root: the first step reads the
+        # roots' columns of all rows at once. A leaf leads to itself, so after as many steps
+        # as the deepest tree has levels every pair stands on its leaf: no test of which
+        # pairs are done.
         node = np.where(X[:, root_feature] <= root_threshold, root_left, root_right).ravel()
         offset = np.repeat(np.arange(n, dtype=np.int32) * width, trees)
         for _ in range(depth - 1):
-            go_left = flat.take(offset + feature.take(node)) <= self.threshold.take(node)
-            node = children.take(2 * node + go_left)
-        return self.value.take(node).reshape(n, trees).sum(axis=1) + self.baseline
+            go_left = flat.take(offset + feature.take(node)) <= threshold.take(node)
+            node = children.take(node + go_left)
+        return value.take(node).reshape(n, trees).sum(axis=1) + self.baseline
 
     @cached_property
-    def _walk(self) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], int]:
-        """The nodes as the walk reads them: 32-bit feature numbers, each node's two
-        children side by side (right, then left: one take finds the next node), the
-        roots' features, thresholds and children, and the levels of the deepest tree."""
+    def _walk(
+        self,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], int]:
+        """The nodes as the walk reads them, node i numbered 2i: each node's (32-bit)
+        feature, threshold and value twice over, and its two children's numbers side by
+        side (right, then left), so that a node's number plus its test finds the next
+        node in one take; the roots' features, thresholds and children's numbers; and the
+        levels of the deepest tree."""
         children = np.empty(2 * len(self.left), dtype=np.int32)
-        children[0::2] = self.right
-        children[1::2] = self.left
+        children[0::2] = 2 * self.right
+        children[1::2] = 2 * self.left
         roots = self.roots
-        first = (self.feature[roots], self.threshold[roots], self.left[roots].astype(np.int32), self.right[roots].astype(np.int32))
-        return self.feature.astype(np.int32), children, first, self._depth()
+        first = (
+            self.feature[roots],
+            self.threshold[roots],
+            (2 * self.left[roots]).astype(np.int32),
+            (2 * self.right[roots]).astype(np.int32),
+        )
+        feature, threshold, value = (np.repeat(array, 2) for array in (self.feature.astype(np.int32), self.threshold, self.value))
+        return feature, threshold, children, value, first, self._depth()
 
     def _depth(self) -> int:
         """The most steps from a root to a leaf: the levels walked down, all trees at
