@@ -156,12 +156,12 @@ def test_noise_filter_only_cuts_from_the_end(feature_set, texts, labels, beta):
     kept, values = noise_filter(units, lexicon, ScriptedSVM(labels), feature_set, beta=beta)
     assert len(kept) == len(units)
     for k, (unit, text) in enumerate(zip(units, kept)):
-        if beta is not None and unit.length <= beta:
-            # A unit of at most beta characters is kept whole or dropped, as its one decision says.
+        # A unit of at most beta characters is classified whole: kept whole or dropped, as
+        # its one decision says; so is a longer one whose whole text is its one sentence.
+        assert (k in values) >= (beta is not None and unit.length <= beta)
+        if k in values:
             assert text == (unit.text if values[k] > 0 else None)
-            continue
-        assert k not in values
-        if text is not None:
+        elif text is not None:
             assert unit.text.strip().startswith(text), (unit.text, text)
 
 

@@ -202,7 +202,8 @@ def noise_filter(
     where none is); with ``beta``, a unit of at most ``beta`` characters is classified
     whole, as one sentence, in the filter's first round (one call of the classifier for
     the page's short units and its long units' last sentences). Also the decision value
-    of each unit classified whole so, by its index."""
+    of each unit whose whole text was classified so (a short unit, or a long one of one
+    sentence), by its index."""
     row = FEATURE_SETS[feature_set]
     whole = [beta is not None and u.length <= beta for u in units]
     sentences = [[u.text] if one else split_sentences(u.text) for u, one in zip(units, whole)]
@@ -214,13 +215,14 @@ def noise_filter(
         pending = [k for k, end in enumerate(ends) if end]
         if not pending:
             return result, values
+        texts = [sentences[k][ends[k] - 1].strip() for k in pending]  # type: ignore[operator]
         with timed(timer, "features"):
-            rows = [row(units[k], sentences[k][ends[k] - 1].strip(), lexicon) for k in pending]  # type: ignore[operator]
+            rows = [row(units[k], text, lexicon) for k, text in zip(pending, texts)]
         with timed(timer, "classify"):
             scores = svm.decision_function(np.asarray(rows))
-        for k, score in zip(pending, scores):
+        for k, text, score in zip(pending, texts, scores):
             end = ends[k] - 1  # type: ignore[operator]
-            if whole[k]:
+            if whole[k] or text == units[k].text:
                 values[k] = float(score)
             if score > 0:  # SVMParams.predict's CONTENT
                 result[k] = units[k].text if whole[k] else "".join(sentences[k][: end + 1]).strip()
