@@ -560,3 +560,15 @@ def test_teaser_heads_keep_the_headlines_of_kept_summaries_on_a_page_that_is_no_
     # A headline whose summary the classifier dropped too makes no pair: two are left.
     unkept = [None if i == 1 else text for i, text in enumerate(kept)]
     assert not any(teaser_heads(units, unkept, [None] * len(units), lambda: False))
+
+
+def test_the_patterns_matched_against_lower_cased_text_are_written_in_lower_case():
+    # They are compiled without re.IGNORECASE: a capital in one would never match.
+    import re
+
+    from webclean import segment, smoothing
+
+    for pattern in (smoothing._COMMENT_CALL_RE, smoothing._PAGE_LABEL_RE, smoothing._FILED_RE, segment._RELATED_NAME_RE):
+        assert not pattern.flags & re.IGNORECASE
+        letters = re.sub(r"\\[A-Za-z]", "", pattern.pattern)  # escapes such as \W and \d are no letters
+        assert letters == letters.lower(), pattern.pattern[:40]

