@@ -11,6 +11,7 @@ import string
 from collections.abc import Sequence
 from itertools import islice, repeat
 
+import numpy as np
 from lxml import etree
 
 from webclean.lexicon import NoiseLexicon
@@ -214,15 +215,8 @@ def line_units(
     first, last = (long_lines[0], long_lines[-1]) if long_lines else (0, n - 1)
     depths = _depths(levels, block)
     main_depth = _main_depth(depths, lengths, ratios)
-    # The same values, in the same order, as lists of the neighbours within reach.
-    neighbour_ratios = [
-        sum(around) / len(around) if (around := ratios[max(0, m - 2) : m] + ratios[m + 1 : m + 3]) else 0.0
-        for m in range(n)
-    ]
-    windows = [
-        sum(window) / len(window) if (window := logs[max(0, m - WINDOW) : m] + logs[m + 1 : m + WINDOW + 1]) else 0.0
-        for m in range(n)
-    ]
+    neighbour_ratios = _neighbour_means(ratios)
+    windows = _neighbour_means(logs)
     return units_from_columns(
         tag=repeat("line", n),
         text=texts,
@@ -246,6 +240,25 @@ def line_units(
         related=related_boxes(lines),
         copy=repeats(texts, owners, lengths),
     )
+
+
+def _neighbour_means(values: Sequence[float]) -> list[float]:
+    """For each value, the mean of the values up to WINDOW places before and after it
+    (0 where it has none).
+
+    In NumPy, column by column: the neighbours are added in order, the missing ones as
+    0 (an exact addition), so each mean is the very float that summing the list of the
+    neighbours within reach gives.
+    """
+    n = len(values)
+    padded = np.zeros(n + 2 * WINDOW)
+    padded[WINDOW : WINDOW + n] = values
+    total = padded[0:n] + padded[1 : n + 1]
+    for offset in range(WINDOW + 1, 2 * WINDOW + 1):
+        total += padded[offset : offset + n]
+    places = np.arange(n)
+    count = np.minimum(places, WINDOW) + np.minimum(n - 1 - places, WINDOW)
+    return np.divide(total, count, out=np.zeros(n), where=count > 0).tolist()
 
 
 # A line of at least this many characters is looked for again (repeats): shorter lines
