@@ -11,6 +11,11 @@ or ``--ref-path``), warm up on the pages, then take turns extracting all of them
 bytes, in alternating order, one BLAS thread each. A pass's time is its process's CPU
 time. Printed: each side's passes and the median over pairs of this tree's time divided
 by the other's (under 1: this tree is faster), with its range.
+
+With ``--instructions``, the instructions a pass instead, counted by valgrind's
+callgrind (deterministic, whatever else the machine runs, but blind to the cache): a run
+of two passes less a run of one, so that imports, loading and warm-up cancel; the four
+runs take a few minutes each.
 """
 
 from __future__ import annotations
@@ -19,11 +24,14 @@ import argparse
 import contextlib
 import importlib.util
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,6 +61,21 @@ for _ in sys.stdin:
     print(time.process_time() - start, flush=True)
 """
 _ONE_THREAD = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
+# Run under callgrind (--instructions): the passes asked for over the pages, after
+# saying which webclean it imported.
+_COUNTER = """
+import sys
+from pathlib import Path
+from webclean import extract
+import webclean
+folder, passes = Path(sys.argv[1]), int(sys.argv[2])
+pages = [path.read_bytes() for path in sorted(folder.iterdir(), key=lambda p: int(p.name))]
+print(webclean.__file__, flush=True)
+for _ in range(passes):
+    for page in pages:
+        extract(page)
+"""
+_COLLECTED_RE = re.compile(r"Collected : (\d+)")
 
 
 class Worker:
@@ -120,6 +143,35 @@ def compare(tree: Path, ref_tree: Path, pages: Path, pairs: int) -> tuple[list[f
         theirs.close()
 
 
+def instructions(tree: Path, pages: Path, passes: int) -> int:
+    """The instructions callgrind counts in a process that imports the webclean of
+    ``tree`` and extracts the pages ``passes`` times."""
+    with tempfile.TemporaryDirectory(prefix="webclean-callgrind-") as folder:
+        done = subprocess.run(
+            [
+                "valgrind", "--tool=callgrind", f"--callgrind-out-file={folder}/out",
+                sys.executable, "-c", _COUNTER, str(pages), str(passes),
+            ],
+            capture_output=True, text=True, env={**os.environ, **_ONE_THREAD, "PYTHONPATH": str(tree)}, cwd=tree,
+        )  # fmt: skip
+    module = done.stdout.strip()
+    if done.returncode != 0 or not Path(module).resolve().is_relative_to(tree.resolve()):
+        raise RuntimeError(f"the count for {tree} failed (webclean from {module!r}): {done.stderr[-500:]}")
+    found = _COLLECTED_RE.search(done.stderr)
+    if found is None:
+        raise RuntimeError(f"callgrind printed no count for {tree}: {done.stderr[-500:]}")
+    return int(found.group(1))
+
+
+def instructions_a_pass(trees: Sequence[Path], pages: Path) -> list[int]:
+    """Each tree's instructions for one pass: a run of two passes less a run of one,
+    the four runs two at a time."""
+    runs = [(tree, passes) for tree in trees for passes in (1, 2)]
+    with ThreadPoolExecutor(2) as pool:
+        counts = list(pool.map(lambda run: instructions(run[0], pages, run[1]), runs))
+    return [two - one for one, two in zip(counts[0::2], counts[1::2])]
+
+
 def report(label: str, ref: str, count: int, mine: Sequence[float], theirs: Sequence[float]) -> str:
     ratios = [a / b for a, b in zip(mine, theirs)]
     return "\n".join(
@@ -141,15 +193,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     target.add_argument("--ref", help="a git revision of this repository to compare with")
     target.add_argument("--ref-path", type=Path, help="a checkout to compare with (its webclean/ is imported)")
     parser.add_argument("--pairs", type=int, default=10, help="pairs of passes (default 10)")
+    parser.add_argument("--instructions", action="store_true", help="count instructions a pass with valgrind instead")
     args = parser.parse_args(argv)
+    if args.instructions and shutil.which("valgrind") is None:
+        parser.error("--instructions needs valgrind on PATH")
     pages = load_pages(args.data, args.limit)
     with tempfile.TemporaryDirectory(prefix="webclean-pages-") as folder:
         for i, page in enumerate(pages):
             (Path(folder) / str(i)).write_bytes(page.data)
         with contextlib.ExitStack() as stack:
             ref_tree = args.ref_path if args.ref_path else stack.enter_context(worktree(args.ref))
-            mine, theirs = compare(ROOT, ref_tree, Path(folder), args.pairs)
-    print(report("this tree", args.ref or str(args.ref_path), len(pages), mine, theirs))
+            if args.instructions:
+                counts = instructions_a_pass([ROOT, ref_tree], Path(folder))
+            else:
+                mine, theirs = compare(ROOT, ref_tree, Path(folder), args.pairs)
+    ref = args.ref or str(args.ref_path)
+    if args.instructions:
+        mine_count, their_count = counts
+        print(f"{len(pages)} pages, instructions a pass (callgrind): this tree {mine_count:,}, {ref} {their_count:,}")
+        print(f"instructions, this tree ÷ {ref}: {mine_count / their_count:.3f}")
+    else:
+        print(report("this tree", ref, len(pages), mine, theirs))
     return 0
 
 
