@@ -3,10 +3,9 @@
 A result's ``lang`` is the language that CLD2 (Google's Compact Language Detector 2,
 through pycld2) detects in the extracted text when the text is long enough to tell,
 else the declared one (``<html lang>``), which stays in ``lang_declared`` either way.
-CLD2's model is compiled into its extension: nothing is downloaded or loaded. It
-reads a page's text in tens of microseconds, a tenth of what py3langid took, and was
-right on as many of the dev sets' texts (benchmarks/language.py measures the accuracy
-on the dev sets: docs/quality.md, "Language detection").
+CLD2's model is compiled into its extension: nothing is downloaded or loaded, and a
+page's text is read in tens of microseconds. benchmarks/language.py measures the
+accuracy on the dev sets (docs/quality.md, "Language detection").
 """
 
 from __future__ import annotations
