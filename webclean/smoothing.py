@@ -313,7 +313,8 @@ def tail_lines(
     (method svm). Lines in CJK ideographs are left alone: there the tail's short lines
     are more often the text's (a forum's short replies, a closing line), and the
     Chinese dev files lost with them. Lines of a thread's posts are the
-    thread's. The decision is the whole line's, as the classifier gives it.
+    thread's. The decision is the whole line's, as the classifier gives it, or as
+    ``known`` holds it (by index: the decisions already made for the page).
     """
     unsure = [False] * len(units)
     last = last_paragraph(kept)
@@ -345,7 +346,7 @@ def margin_lines(
     above 0 more often than the story's (docs/experiments/quality-history.md, "Lines
     before the block"). Lines in CJK ideographs are left alone, as in the tail: a
     question's short Chinese text sits above its answers. The decision is the whole
-    line's, as the classifier gives it.
+    line's, as the classifier gives it, or as ``known`` holds it (by index).
     """
     margin = [i for i, unit in enumerate(units) if kept[i] and unit.region < 0 and is_spaced(unit.text)]
     return _below(units, margin, MARGIN_DECISION, lexicon, svm, feature_set, timer, known)
