@@ -41,40 +41,35 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from speed import load_pages  # noqa: E402
 
-# Run by each worker with PYTHONPATH at its tree: the pages are files named 0, 1, …
-# in the directory given; every line on stdin asks for one pass, answered with its CPU
-# seconds.
-_WORKER = """
+# Run in a process with PYTHONPATH at a tree: the pages are files named 0, 1, … in the
+# directory given; the process says which webclean it imported, then extracts.
+_PAGES = """
 import sys, time
 from pathlib import Path
 from webclean import extract
 import webclean
 folder = Path(sys.argv[1])
 pages = [path.read_bytes() for path in sorted(folder.iterdir(), key=lambda p: int(p.name))]
+print(webclean.__file__, flush=True)
+"""
+# A worker warms up on the pages; every line on stdin asks for one pass, answered with
+# its CPU seconds.
+_WORKER = _PAGES + """
 for page in pages:
     extract(page)
-print(webclean.__file__, flush=True)
 for _ in sys.stdin:
     start = time.process_time()
     for page in pages:
         extract(page)
     print(time.process_time() - start, flush=True)
 """
-_ONE_THREAD = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
-# Run under callgrind (--instructions): the passes asked for over the pages, after
-# saying which webclean it imported.
-_COUNTER = """
-import sys
-from pathlib import Path
-from webclean import extract
-import webclean
-folder, passes = Path(sys.argv[1]), int(sys.argv[2])
-pages = [path.read_bytes() for path in sorted(folder.iterdir(), key=lambda p: int(p.name))]
-print(webclean.__file__, flush=True)
-for _ in range(passes):
+# Under callgrind (--instructions): the passes asked for over the pages.
+_COUNTER = _PAGES + """
+for _ in range(int(sys.argv[2])):
     for page in pages:
         extract(page)
 """
+_ONE_THREAD = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
 _COLLECTED_RE = re.compile(r"Collected : (\d+)")
 
 
@@ -92,7 +87,7 @@ class Worker:
             cwd=tree,  # "-c" puts the working directory first on sys.path
         )
         self.module = self._answer()
-        if not Path(self.module).resolve().is_relative_to(tree.resolve()):
+        if not _imported_from(tree, self.module):
             self.close()
             raise RuntimeError(f"the worker for {tree} imported webclean from {self.module}")
 
@@ -114,6 +109,11 @@ class Worker:
         if self.process.stdin is not None:
             self.process.stdin.close()
         self.process.wait()
+
+
+def _imported_from(tree: Path, module: str) -> bool:
+    """Whether the webclean a process imported (its ``__file__``) is ``tree``'s."""
+    return bool(module) and Path(module).resolve().is_relative_to(tree.resolve())
 
 
 @contextlib.contextmanager
@@ -155,7 +155,7 @@ def instructions(tree: Path, pages: Path, passes: int) -> int:
             capture_output=True, text=True, env={**os.environ, **_ONE_THREAD, "PYTHONPATH": str(tree)}, cwd=tree,
         )  # fmt: skip
     module = done.stdout.strip()
-    if done.returncode != 0 or not Path(module).resolve().is_relative_to(tree.resolve()):
+    if done.returncode != 0 or not _imported_from(tree, module):
         raise RuntimeError(f"the count for {tree} failed (webclean from {module!r}): {done.stderr[-500:]}")
     found = _COLLECTED_RE.search(done.stderr)
     if found is None:

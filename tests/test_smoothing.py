@@ -1,5 +1,7 @@
 """The passes of method svm after the classifier (webclean.smoothing)."""
 
+import re
+
 import pytest
 from scripted import LONG, PARAGRAPH, ValuesByText, line_unit
 
@@ -7,8 +9,11 @@ from webclean.denoise import denoise
 from webclean.features import FEATURE_SETS, FEATURE_WIDTHS
 from webclean.line_features import line_units
 from webclean.parse import parse_html
-from webclean.segment import IN_RELATED, RELATED_NAME, segment
+from webclean.segment import _RELATED_NAME_RE, IN_RELATED, RELATED_NAME, segment
 from webclean.smoothing import (
+    _COMMENT_CALL_RE,
+    _FILED_RE,
+    _PAGE_LABEL_RE,
     FURNITURE,
     ITEM,
     ITEM_BARE_KEPT_SHARE,
@@ -564,11 +569,7 @@ def test_teaser_heads_keep_the_headlines_of_kept_summaries_on_a_page_that_is_no_
 
 def test_the_patterns_matched_against_lower_cased_text_are_written_in_lower_case():
     # They are compiled without re.IGNORECASE: a capital in one would never match.
-    import re
-
-    from webclean import segment, smoothing
-
-    for pattern in (smoothing._COMMENT_CALL_RE, smoothing._PAGE_LABEL_RE, smoothing._FILED_RE, segment._RELATED_NAME_RE):
+    for pattern in (_COMMENT_CALL_RE, _PAGE_LABEL_RE, _FILED_RE, _RELATED_NAME_RE):
         assert not pattern.flags & re.IGNORECASE
         letters = re.sub(r"\\[A-Za-z]", "", pattern.pattern)  # escapes such as \W and \d are no letters
         assert letters == letters.lower(), pattern.pattern[:40]
