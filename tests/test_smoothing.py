@@ -5,7 +5,7 @@ import re
 import pytest
 from scripted import LONG, PARAGRAPH, ValuesByText, line_unit
 
-from webclean.denoise import denoise
+from webclean.denoise import KEPT, denoise
 from webclean.features import FEATURE_SETS, FEATURE_WIDTHS
 from webclean.line_features import line_units
 from webclean.parse import parse_html
@@ -14,6 +14,7 @@ from webclean.smoothing import (
     _COMMENT_CALL_RE,
     _FILED_RE,
     _PAGE_LABEL_RE,
+    EMPTY_HEADING,
     FURNITURE,
     ITEM,
     ITEM_BARE_KEPT_SHARE,
@@ -23,6 +24,7 @@ from webclean.smoothing import (
     LONG_LINE,
     RELATED_BOX,
     UNSURE_MARGIN,
+    UNSURE_TAIL,
     apply_passes,
     items,
     link_runs,
@@ -406,6 +408,31 @@ def test_tail_lines_drop_what_the_classifier_is_unsure_of_after_the_texts_last_p
         post = units[2]._replace(post=1)
         assert tail_lines([units[1], post], [PARAGRAPH, post.text], None, scripted, "scripted") == [False, False]
         assert tail_lines(units[2:4], kept[2:4], None, scripted, "scripted") == [False, False]
+
+
+def test_tail_lines_drop_a_line_all_link_after_the_text_and_its_heading_goes_with_it():
+    lines = {
+        "Read the report": 3.0,
+        PARAGRAPH: 2.0,
+        "相关报道链接": 3.0,
+        "Contact the newsroom": 1.5,
+        "More from the newsroom": 2.0,
+        "Another story's headline": 3.0,
+    }
+    scripted = ValuesByText(lines)
+    kinds = ["link", "p", "link", "p", "heading", "link"]
+    units = [line_unit(text, kind) for text, kind in zip(lines, kinds)]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(FEATURE_SETS, "scripted", scripted.row)
+        patch.setitem(FEATURE_WIDTHS, "scripted", 1)
+        # A link before the last long paragraph, a line the classifier is sure of and a
+        # link in CJK ideographs stay; the link after the text goes whatever its decision.
+        assert tail_lines(units, list(lines), None, scripted, "scripted") == [False, False, False, False, False, True]
+        # The heading over it heads nothing now: with the pass empty_headings it goes too.
+        decisions = denoise(units, None, scripted, 40, "scripted", ("empty_headings", "tail_lines"))
+        assert [d.outcome for d in decisions] == [KEPT, KEPT, KEPT, KEPT, EMPTY_HEADING, UNSURE_TAIL]
+        decisions = denoise(units, None, scripted, 40, "scripted", ("tail_lines",))
+        assert [d.outcome for d in decisions] == [KEPT, KEPT, KEPT, KEPT, KEPT, UNSURE_TAIL]
 
 
 def test_margin_lines_drop_what_the_classifier_is_unsure_of_before_the_block():

@@ -25,12 +25,14 @@ from webclean.features import FEATURE_SETS
 from webclean.lexicon import NoiseLexicon
 from webclean.smoothing import (
     DENOISE_PASSES,
+    EMPTY_HEADING,
     FURNITURE,
     ITEM,
     LINK_RUN,
     UNSURE_MARGIN,
     UNSURE_TAIL,
     apply_passes,
+    empty_headings,
     items,
     link_runs,
     margin_lines,
@@ -108,6 +110,12 @@ def denoise(
             unsure = unsure_of(units, kept, lexicon, svm, feature_set, timer, known)
             kept = [None if drop else text for text, drop in zip(kept, unsure)]
             by_pass = [outcome if drop else by for by, drop in zip(by_pass, unsure)]
+    if "empty_headings" in smoothing:
+        # The headings of the lines dropped since the pass ran (by the later passes, the
+        # tail's and the margin's) may head nothing now.
+        empty = empty_headings(units, kept)
+        kept = [None if drop else text for text, drop in zip(kept, empty)]
+        by_pass = [EMPTY_HEADING if drop else by for by, drop in zip(by_pass, empty)]
     if "items" in smoothing:
         story = functools.cache(story)  # walks the page's tree: asked once at most
         taken = items(units, kept, story)

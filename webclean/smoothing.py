@@ -32,7 +32,7 @@ NOTICE = "notice"  # the site speaking to its reader, a comment section's furnit
 RELATED_BOX = "related box"  # a box of other stories named as such, dropped (related_boxes)
 EMPTY_HEADING = "empty heading"  # a heading over nothing kept, dropped (empty_headings)
 EMPTY_LABEL = "empty label"  # a "Tags:" label whose line is dropped, dropped (empty_labels)
-UNSURE_TAIL = "unsure tail"  # after the text's last paragraph, kept with a decision under 1, dropped (tail_lines)
+UNSURE_TAIL = "unsure tail"  # after the text's last paragraph, all link or kept with a decision under 1, dropped (tail_lines)
 UNSURE_MARGIN = "unsure margin"  # before the block, kept with a decision under 0.25, dropped (margin_lines)
 ITEM = "item"  # a line of a page of items, kept with the whole block (items)
 REPEAT = "repeat"  # a kept line that copies a kept line before it, shown again by the layout (repeats)
@@ -310,18 +310,24 @@ def tail_lines(
 
     After an article's last paragraph come its site's lines: a bio, a call to comment,
     a teaser, a label; the classifier keeps many of them at decisions between 0 and 1
-    (method svm). Lines in CJK ideographs are left alone: there the tail's short lines
-    are more often the text's (a forum's short replies, a closing line), and the
-    Chinese dev files lost with them. Lines of a thread's posts are the
-    thread's. The decision is the whole line's, as the classifier gives it, or as
-    ``known`` holds it (by index: the decisions already made for the page).
+    (method svm). A line there that is all link leads away from the text (another
+    story's headline, a shop, a "more" page) and goes whatever its decision. Lines in
+    CJK ideographs are left alone: there the tail's short lines are more often the
+    text's (a forum's short replies, a closing line), and the Chinese dev files lost
+    with them. Lines of a thread's posts are the thread's. The decision is the whole
+    line's, as the classifier gives it, or as ``known`` holds it (by index: the
+    decisions already made for the page).
     """
     unsure = [False] * len(units)
     last = last_paragraph(kept)
     if last is None:
         return unsure
     tail = [i for i in range(last + 1, len(units)) if kept[i] and units[i].post == 0 and is_spaced(units[i].text)]
-    return _below(units, tail, TAIL_DECISION, lexicon, svm, feature_set, timer, known)
+    asked = [i for i in tail if units[i].kind != "link"]
+    unsure = _below(units, asked, TAIL_DECISION, lexicon, svm, feature_set, timer, known)
+    for i in tail:
+        unsure[i] = unsure[i] or units[i].kind == "link"
+    return unsure
 
 
 # The lines before the located block (Unit.region < 0; margin_lines): a kept one mostly
