@@ -463,6 +463,19 @@ def test_margin_lines_drop_what_the_classifier_is_unsure_of_before_the_block():
         assert decisions[1].outcome == UNSURE_MARGIN
 
 
+def test_margin_lines_drop_a_line_all_link_before_the_block_whatever_its_decision():
+    lines = {"Home News World": 2.0, "Storm hits the coast": 1.2, "新闻首页": 2.0, PARAGRAPH: 2.0, "Read the report": 2.0}
+    scripted = ValuesByText(lines)
+    kinds = ["link", "heading", "link", "p", "link"]
+    units = [line_unit(text, kind)._replace(region=-1 if i < 3 else 0) for i, (text, kind) in enumerate(zip(lines, kinds))]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(FEATURE_SETS, "scripted", scripted.row)
+        patch.setitem(FEATURE_WIDTHS, "scripted", 1)
+        # The menu before the block goes; a link in CJK ideographs and a link inside the
+        # block are left to their decisions.
+        assert margin_lines(units, list(lines), None, scripted, "scripted") == [True, False, False, False, False]
+
+
 ITEM_TITLES = [f"Council approves budget for road number {n}" for n in range(ITEM_LINES + 2)]
 
 

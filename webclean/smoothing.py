@@ -33,7 +33,7 @@ RELATED_BOX = "related box"  # a box of other stories named as such, dropped (re
 EMPTY_HEADING = "empty heading"  # a heading over nothing kept, dropped (empty_headings)
 EMPTY_LABEL = "empty label"  # a "Tags:" label whose line is dropped, dropped (empty_labels)
 UNSURE_TAIL = "unsure tail"  # after the text's last paragraph, all link or kept with a decision under 1, dropped (tail_lines)
-UNSURE_MARGIN = "unsure margin"  # before the block, kept with a decision under 0.25, dropped (margin_lines)
+UNSURE_MARGIN = "unsure margin"  # before the block, all link or kept with a decision under 0.25, dropped (margin_lines)
 ITEM = "item"  # a line of a page of items, kept with the whole block (items)
 REPEAT = "repeat"  # a kept line that copies a kept line before it, shown again by the layout (repeats)
 FURNITURE = "furniture"  # a line of the page's footer, navigation or banner (Unit.furniture), dropped whatever was decided
@@ -292,7 +292,8 @@ _NOTICE_CUE_RE = re.compile("|".join(map(re.escape, _NOTICE_CUES)))
 
 # The text's tail (tail_lines): after the last kept paragraph of more than
 # TEXT_PARAGRAPH_CHARS characters, a kept line mostly outside CJK ideographs (at most
-# TAIL_CJK_SHARE of its characters) stays only with a decision of TAIL_DECISION or more.
+# TAIL_CJK_SHARE of its characters) stays only with a decision of TAIL_DECISION or more,
+# and not at all when it is all link.
 TAIL_DECISION = 1.0
 TAIL_CJK_SHARE = 0.3
 
@@ -323,15 +324,12 @@ def tail_lines(
     if last is None:
         return unsure
     tail = [i for i in range(last + 1, len(units)) if kept[i] and units[i].post == 0 and is_spaced(units[i].text)]
-    asked = [i for i in tail if units[i].kind != "link"]
-    unsure = _below(units, asked, TAIL_DECISION, lexicon, svm, feature_set, timer, known)
-    for i in tail:
-        unsure[i] = unsure[i] or units[i].kind == "link"
-    return unsure
+    return _below(units, tail, TAIL_DECISION, lexicon, svm, feature_set, timer, known)
 
 
 # The lines before the located block (Unit.region < 0; margin_lines): a kept one mostly
-# outside CJK ideographs stays only with a decision of MARGIN_DECISION or more.
+# outside CJK ideographs stays only with a decision of MARGIN_DECISION or more, and not
+# at all when it is all link.
 MARGIN_DECISION = 0.25
 
 
@@ -350,7 +348,9 @@ def margin_lines(
     a lead paragraph often sit; so do the site's menus, a teaser's headline, a
     breadcrumb, a date. The classifier keeps the site's lines there at decisions just
     above 0 more often than the story's (docs/experiments/quality-history.md, "Lines
-    before the block"). Lines in CJK ideographs are left alone, as in the tail: a
+    before the block"). A line all link goes whatever its decision, as in the tail: it
+    leads away from the text (a menu, another story, the author's page, a category).
+    Lines in CJK ideographs are left alone, as in the tail: a
     question's short Chinese text sits above its answers. The decision is the whole
     line's, as the classifier gives it, or as ``known`` holds it (by index).
     """
@@ -368,9 +368,16 @@ def _below(
     timer: StageTimer | None,
     known: dict[int, float] | None,
 ) -> list[bool]:
-    """Which units are among ``indices`` and have a decision value under ``threshold``."""
+    """Which units are among ``indices`` and are all link (Unit.kind "link"), or have a
+    decision value under ``threshold`` (the classifier is asked about the others only)."""
     below = [False] * len(units)
-    for i, value in zip(indices, whole_values(units, indices, lexicon, svm, feature_set, timer, known)):
+    asked = []
+    for i in indices:
+        if units[i].kind == "link":
+            below[i] = True
+        else:
+            asked.append(i)
+    for i, value in zip(asked, whole_values(units, asked, lexicon, svm, feature_set, timer, known)):
         below[i] = value < threshold
     return below
 
