@@ -529,7 +529,8 @@ def stage_table(report: StageReport) -> str:
         "segment is `page_lines` (drop_hidden and segment: the page's lines); "
         "locate is `locate_units` on those lines (Step 1's locate_region, and line_units); "
         "metadata is `page_metadata` (date and source); "
-        "features is the row function and classify `SVMParams.predict` (and `decision_function`, for the tail's lines) "
+        "features is the feature set's rows (features.FEATURE_SETS) "
+        "and classify `SVMParams.predict` (and `decision_function`, for the tail's lines) "
         "inside `denoise`, whose other work (sentence splitting, the noise-filter loop, the passes) is denoise (rest).",
     ]
     return "\n".join(lines + notes)

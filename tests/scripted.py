@@ -15,14 +15,15 @@ PARAGRAPH = LONG + " It goes on for a second sentence, as a paragraph of the tex
 
 
 class ValuesByText:
-    """A classifier whose decision for a unit is set by its text (through a 1-wide row)."""
+    """A classifier whose decision for a unit is set by its text (through a 1-wide row),
+    and the feature set that makes those rows (:data:`webclean.features.FEATURE_SETS`)."""
 
     def __init__(self, values: dict[str, float]) -> None:
         self.texts = list(values)
         self.values = values
 
-    def row(self, unit, text, lexicon):
-        return [float(self.texts.index(unit.text))]
+    def rows(self, units, texts, lexicon):
+        return np.array([[float(self.texts.index(unit.text))] for unit in units]).reshape(len(units), 1)
 
     def decision_function(self, X):
         return np.array([self.values[self.texts[int(x[0])]] for x in X])

@@ -13,16 +13,16 @@ def test_units_the_link_runs_pass_drops_are_not_classified():
     units = [line_unit("Home", "link"), line_unit("News", "link"), line_unit(LONG)]
     classified: list[str] = []
 
-    def row(unit, text, lexicon):
-        classified.append(text)
-        return [0.0]
+    def rows(units, texts, lexicon):
+        classified.extend(texts)
+        return np.zeros((len(texts), 1))
 
     class Everything:
         def decision_function(self, X):
             return np.ones(len(X))
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(FEATURE_SETS, "counting", row)
+        patch.setitem(FEATURE_SETS, "counting", rows)
         decisions = denoise(units, None, Everything(), 40, "counting", ("link_runs",))
     assert decisions == [("", "link run", None), ("", "link run", None), (LONG, "kept", None)]
     assert "Home" not in classified and "News" not in classified
@@ -32,7 +32,7 @@ def test_denoise_says_what_became_of_each_unit_and_why():
     scripted = ValuesByText(values)
     units = [line_unit("Home", "link"), line_unit("News", "link"), *map(line_unit, list(values)[2:5]), line_unit("A reply in the thread")._replace(post=1)]
     with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(FEATURE_SETS, "scripted", scripted.row)
+        patch.setitem(FEATURE_SETS, "scripted", scripted.rows)
         patch.setitem(FEATURE_WIDTHS, "scripted", 1)
         decisions = denoise(units, None, scripted, 40, "scripted", ("link_runs", "credits"), values=True)
         without_values = denoise(units, None, scripted, 40, "scripted", ("link_runs", "credits"))
@@ -54,7 +54,7 @@ def test_a_posts_button_is_dropped_where_its_text_is_kept():
     scripted = ValuesByText(values)
     units = [line_unit(text)._replace(post=1) for text in values]
     with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(FEATURE_SETS, "scripted", scripted.row)
+        patch.setitem(FEATURE_SETS, "scripted", scripted.rows)
         patch.setitem(FEATURE_WIDTHS, "scripted", 1)
         decisions = denoise(units, None, scripted, 40, "scripted", ("notices",))
         without = denoise(units, None, scripted, 40, "scripted", ())
@@ -70,12 +70,12 @@ def test_a_unit_is_classified_whole_once_however_many_passes_ask():
     units = [line_unit("Storm hits the coast")._replace(region=-1), *map(line_unit, list(values)[1:])]
     asked: list[str] = []
 
-    def row(unit, text, lexicon):
-        asked.append(text)
-        return scripted.row(unit, text, lexicon)
+    def rows(units, texts, lexicon):
+        asked.extend(texts)
+        return scripted.rows(units, texts, lexicon)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(FEATURE_SETS, "scripted", row)
+        patch.setitem(FEATURE_SETS, "scripted", rows)
         patch.setitem(FEATURE_WIDTHS, "scripted", 1)
         decisions = denoise(units, None, scripted, 40, "scripted", ("tail_lines", "margin_lines"), values=True)
     assert [d.text for d in decisions] == ["Storm hits the coast", PARAGRAPH, "", ""]
@@ -93,7 +93,7 @@ def test_the_passes_judge_a_posts_lines_as_any_kept_line():
     scripted = ValuesByText(values)
     units = [line_unit(question)._replace(post=1), line_unit(question)._replace(post=1, copy=1), line_unit("Hold the button for five seconds.")._replace(post=1)]
     with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(FEATURE_SETS, "scripted", scripted.row)
+        patch.setitem(FEATURE_SETS, "scripted", scripted.rows)
         patch.setitem(FEATURE_WIDTHS, "scripted", 1)
         decisions = denoise(units, None, scripted, 40, "scripted", ("repeats",))
         without = denoise(units, None, scripted, 40, "scripted", ())

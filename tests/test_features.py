@@ -1,7 +1,8 @@
+import numpy as np
 import pytest
 from lxml import html
 
-from webclean.features import block_units, feature_matrix
+from webclean.features import FEATURE_SETS, FEATURE_WIDTHS, block_units, feature_matrix
 from webclean.lexicon import NoiseLexicon
 from webclean.tokenize import NO_SENTENCE_END
 from webclean.units import Unit, units_from_columns
@@ -119,6 +120,27 @@ def test_rich_features_are_the_svms_and_the_text_and_ancestors():
     assert column["upper_share"][1] == 8 / 21 and column["upper_share"][0] == 2 / 11
     names = [name for name, _ in ANCESTOR_GROUPS]
     assert [column[f"in_{name}"][1] for name in names] == [1.0, 0.0, 1.0] + [0.0] * (len(names) - 3)
+
+
+def test_the_rich_rows_compute_every_column_once():
+    from webclean.line_features import _TEXT_COLUMN_NAMES, _UNIT_COLUMN_NAMES, RICH_FEATURE_NAMES
+
+    assert sorted(_TEXT_COLUMN_NAMES + _UNIT_COLUMN_NAMES) == sorted(RICH_FEATURE_NAMES)
+
+
+@pytest.mark.parametrize("feature_set", ["paper", "rich"])
+def test_a_feature_set_makes_the_rows_of_the_texts_given(feature_set):
+    lexicon = NoiseLexicon(words={"更": 2.0, "新闻": 1.0}, marks={NO_SENTENCE_END: 5.0, "，": 0.5}, stopwords=frozenset({"在"}))
+    units = [u._replace(groups=k, kind=kind) for k, (u, kind) in enumerate(zip(_units(), ["heading", "link", "p", "text", "cell", "list"]))]
+    sentences = [u.text[: len(u.text) // 2 + 1] for u in units]
+    rows = FEATURE_SETS[feature_set]
+    X = rows(units, sentences, lexicon)
+    assert X.shape == (len(units), FEATURE_WIDTHS[feature_set]) and X.dtype == np.float64 and X.flags.c_contiguous
+    # A row depends on its unit and text alone, and is the row of a unit of that text.
+    for k in range(len(units)):
+        assert np.array_equal(rows(units[k : k + 1], sentences[k : k + 1], lexicon), X[k : k + 1])
+    assert np.array_equal(feature_matrix([u._replace(text=s) for u, s in zip(units, sentences)], lexicon, feature_set), X)
+    assert rows([], [], lexicon).shape == (0, FEATURE_WIDTHS[feature_set])
 
 
 def test_units_from_columns_names_every_field_of_a_unit():

@@ -69,12 +69,12 @@ def test_stop_words_are_the_most_frequent_words_of_main_text():
 def test_indices_give_t_and_the_share_of_stop_words():
     lexicon = NoiseLexicon(words={"share": 2.0, "分享": 3.0}, marks={}, stopwords=frozenset({"the", "of", "的"}))
     text = "The end of the story, share 分享的故事"
-    t, density = lexicon.indices(text)
+    (t, density), empty = lexicon.indices([text, ""])
     assert t == lexicon.word_index(text) == 5.0
     # Words: the end of the story share + 分 享 的 故 事 = 11; stop words: the of the 的.
     assert density == 4 / 11
-    assert lexicon.indices("")[1] == 0.0
-    assert NoiseLexicon(words={}, marks={}).indices("the end")[1] == 0.0
+    assert empty == (0.0, 0.0)
+    assert NoiseLexicon(words={}, marks={}).indices(["the end"]) == [(0.0, 0.0)]
 
 
 def test_round_trip_through_dict():
@@ -109,10 +109,11 @@ def test_word_index_agrees_with_jieba_words_on_latin_text():
         assert lexicon.word_index(text) == lexicon.noise_word_index(words(text))
 
 
-def test_mark_index_equals_the_papers_s():
+def test_mark_indices_equal_the_papers_s():
     lexicon = _known_lexicon()
-    for text in ["首页 | 新闻 | 关于 ©2024", "A sentence that ends.", "no end | here"]:
-        assert lexicon.mark_index(marks_of(text), ends_sentence(text)) == lexicon.special_punct_index(special_marks(text))
+    texts = ["首页 | 新闻 | 关于 ©2024", "A sentence that ends.", "no end | here", ""]
+    found = lexicon.mark_indices(map(marks_of, texts), map(ends_sentence, texts))
+    assert found == [lexicon.special_punct_index(special_marks(text)) for text in texts]
 
 
 def test_a_lexicon_used_on_chinese_text_still_pickles():
@@ -120,7 +121,7 @@ def test_a_lexicon_used_on_chinese_text_still_pickles():
     import pickle
 
     lexicon = NoiseLexicon(words={"责任编辑": 2.0, "编辑": 1.0, "share": 1.5}, marks={})
-    before = lexicon.indices("责任编辑：张三 share")
+    before = lexicon.indices(["责任编辑：张三 share"])
     copy = pickle.loads(pickle.dumps(lexicon))
-    assert copy == lexicon and copy.indices("责任编辑：张三 share") == before
-    assert before[0] == 2.0 + 1.5  # the longest word, once
+    assert copy == lexicon and copy.indices(["责任编辑：张三 share"]) == before
+    assert before[0][0] == 2.0 + 1.5  # the longest word, once

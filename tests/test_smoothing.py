@@ -395,7 +395,7 @@ def test_tail_lines_drop_what_the_classifier_is_unsure_of_after_the_texts_last_p
     units = [line_unit(text) for text in lines]
     kept = list(lines)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(FEATURE_SETS, "scripted", scripted.row)
+        patch.setitem(FEATURE_SETS, "scripted", scripted.rows)
         patch.setitem(FEATURE_WIDTHS, "scripted", 1)
         unsure = tail_lines(units, kept, None, scripted, "scripted")
         # Before the last long paragraph nothing changes; after it, a line needs 1 or
@@ -451,7 +451,7 @@ def test_margin_lines_drop_what_the_classifier_is_unsure_of_before_the_block():
     kept = list(lines)
     kept[3] = None  # dropped by the classifier: stays dropped
     with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(FEATURE_SETS, "scripted", scripted.row)
+        patch.setitem(FEATURE_SETS, "scripted", scripted.rows)
         patch.setitem(FEATURE_WIDTHS, "scripted", 1)
         # Before the block a kept line needs 0.25 or more, unless it is written in CJK
         # ideographs; the block's lines keep their decision.
@@ -555,7 +555,7 @@ def test_denoise_names_the_lines_a_page_of_items_keeps():
     units = [line_unit(title, "link") for title in ITEM_TITLES]
     scripted = ValuesByText({title: -1.0 for title in ITEM_TITLES})
     with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(FEATURE_SETS, "scripted", scripted.row)
+        patch.setitem(FEATURE_SETS, "scripted", scripted.rows)
         patch.setitem(FEATURE_WIDTHS, "scripted", 1)
         assert [d.text for d in denoise(units, None, scripted, 40, "scripted", ())] == [""] * len(units)
         decisions = denoise(units, None, scripted, 40, "scripted", ("link_runs", "items"))
@@ -568,7 +568,7 @@ def test_furniture_drops_the_kept_lines_of_a_footer_whatever_kept_them():
     units = [line_unit(LONG), line_unit(about)._replace(furniture=True), line_unit("Home", "link")._replace(furniture=True)]
     scripted = ValuesByText({LONG: 2.0, about: 1.5, "Home": -1.0})
     with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(FEATURE_SETS, "scripted", scripted.row)
+        patch.setitem(FEATURE_SETS, "scripted", scripted.rows)
         patch.setitem(FEATURE_WIDTHS, "scripted", 1)
         before = denoise(units, None, scripted, 40, "scripted", ())
         decisions = denoise(units, None, scripted, 40, "scripted", ("furniture",))

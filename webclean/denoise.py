@@ -18,8 +18,6 @@ from collections.abc import Callable, Sequence
 from itertools import repeat
 from typing import NamedTuple
 
-import numpy as np
-
 from webclean.classifier import SVMParams
 from webclean.features import FEATURE_SETS
 from webclean.lexicon import NoiseLexicon
@@ -212,7 +210,7 @@ def noise_filter(
     the page's short units and its long units' last sentences). Also the decision value
     of each unit whose whole text was classified so (a short unit, or a long one of one
     sentence), by its index."""
-    row = FEATURE_SETS[feature_set]
+    rows_of = FEATURE_SETS[feature_set]
     whole = [beta is not None and u.length <= beta for u in units]
     sentences = [[u.text] if one else split_sentences(u.text) for u, one in zip(units, whole)]
     # ends[k]: how many of unit k's sentences are still in play; None once decided.
@@ -225,9 +223,9 @@ def noise_filter(
             return result, values
         texts = [sentences[k][ends[k] - 1].strip() for k in pending]  # type: ignore[operator]
         with timed(timer, "features"):
-            rows = [row(units[k], text, lexicon) for k, text in zip(pending, texts)]
+            rows = rows_of([units[k] for k in pending], texts, lexicon)
         with timed(timer, "classify"):
-            scores = svm.decision_function(np.asarray(rows))
+            scores = svm.decision_function(rows)
         for k, text, score in zip(pending, texts, scores):
             end = ends[k] - 1  # type: ignore[operator]
             if whole[k] or text == units[k].text:

@@ -15,7 +15,7 @@ import numpy as np
 from lxml import etree
 
 from webclean.lexicon import NoiseLexicon
-from webclean.line_features import RICH_FEATURE_NAMES, SVM_FEATURE_NAMES, rich_row
+from webclean.line_features import RICH_FEATURE_NAMES, SVM_FEATURE_NAMES, rich_rows
 from webclean.locate import link_ratio
 from webclean.text import normalise_space, text_length
 from webclean.tokenize import special_marks, words
@@ -88,20 +88,25 @@ def _own_text(cell: etree._Element) -> Iterator[list[str]]:
         yield run
 
 
-def paper_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
-    """(T, S, L, P, R) of ``text``, the whole unit or one of its sentences (Step 2)."""
-    return [
-        lexicon.noise_word_index(words(text)),
-        lexicon.special_punct_index(special_marks(text)),
-        float(text_length(text)),
-        unit.position,
-        unit.link_ratio,
-    ]
+def paper_rows(units: Sequence[Unit], texts: Sequence[str], lexicon: NoiseLexicon) -> np.ndarray:
+    """(T, S, L, P, R) of each text, the whole unit's or one of its sentences (Step 2),
+    a row a unit, as float64."""
+    noise_word_index, special_punct_index = lexicon.noise_word_index, lexicon.special_punct_index
+    columns = (
+        [noise_word_index(words(text)) for text in texts],
+        [special_punct_index(special_marks(text)) for text in texts],
+        list(map(text_length, texts)),
+        [unit.position for unit in units],
+        [unit.link_ratio for unit in units],
+    )
+    return np.ascontiguousarray(np.array(columns, dtype=np.float64).T)
 
 
 # The feature sets of the packaged methods (registry.ClassifierSpec.feature_set): the
-# paper's five (method paper) and method svm's.
-FEATURE_SETS: dict[str, Callable[[Unit, str, NoiseLexicon], list[float]]] = {"paper": paper_row, "rich": rich_row}
+# paper's five (method paper) and method svm's. Each makes the rows of a page's units
+# whose texts are given (the whole unit's or a sentence of it, Step 4), in one call.
+FeatureRows = Callable[[Sequence[Unit], Sequence[str], NoiseLexicon], np.ndarray]
+FEATURE_SETS: dict[str, FeatureRows] = {"paper": paper_rows, "rich": rich_rows}
 FEATURE_WIDTHS = {"paper": len(FEATURE_NAMES), "rich": len(RICH_FEATURE_NAMES)}
 # The columns of a row that the SVM reads, at its front: all but in the rich set,
 # whose further columns only the boosted trees read.
@@ -109,7 +114,6 @@ SVM_WIDTHS = {"paper": len(FEATURE_NAMES), "rich": len(SVM_FEATURE_NAMES)}
 
 
 def feature_matrix(units: Sequence[Unit], lexicon: NoiseLexicon, feature_set: str = "paper") -> np.ndarray:
-    row = FEATURE_SETS[feature_set]
-    rows = [row(u, u.text, lexicon) for u in units]
-    width = FEATURE_WIDTHS[feature_set]
-    return np.asarray(rows, dtype=np.float64).reshape(len(rows), width)
+    """The rows of ``units``, each of its whole text."""
+    rows = FEATURE_SETS[feature_set](units, [u.text for u in units], lexicon)
+    return np.asarray(rows, dtype=np.float64).reshape(len(units), FEATURE_WIDTHS[feature_set])

@@ -84,10 +84,10 @@ class NoiseLexicon:
         word inside a longer word jieba would not split counts here; the model is
         trained on the same T, and jieba, ~15 % of extraction time, stays out of it.
         """
-        return self.indices(text)[0]
+        return self.indices((text,))[0][0]
 
-    def indices(self, text: str) -> tuple[float, float]:
-        """T of ``text`` (:meth:`word_index`) and its stop-word density, in one pass.
+    def indices(self, texts: Iterable[str]) -> list[tuple[float, float]]:
+        """T of each text (:meth:`word_index`) and its stop-word density, in one pass.
 
         The density is the share of the text's words that are stop words, where a
         word is a run of word characters outside CJK ideographs or one ideograph:
@@ -95,31 +95,44 @@ class NoiseLexicon:
         needs no segmenting for it. Prose is dense in them, whatever its language;
         labels, menus, names and captions are not (jusText's main cue). A language
         the training pages did not hold has none: every line's density is then 0.
-        """
-        pieces, pseudo = split_pseudo_words(text)
-        weights = self.words
-        total = sum(weights.get(w, 0.0) for w in pseudo)
-        plain = " ".join(pieces).lower() if pseudo else pieces[0].lower()
-        found = latin_words(plain)
-        total += sum(map(self._latin_weights.get, found, repeat(0.0)))
-        stop = self.stopwords.__contains__
-        hits, count = sum(map(stop, found)), len(found)
-        if has_cjk(plain):
-            cjk = self._cjk_matcher
-            if cjk is not None:
-                total += sum(weights[w] for w in cjk.find_matches_as_strings(plain))
-            chars = cjk_chars(plain)
-            hits += sum(map(stop, chars))
-            count += len(chars)
-        return float(total), hits / count if count else 0.0
 
-    def mark_index(self, marks: Sequence[str], ends_sentence: bool) -> float:
-        """S of a text whose marks (tokenize.marks_of) and sentence end are known."""
-        weights = self.marks
-        total = sum(map(weights.get, marks, repeat(0.0)))
-        if not ends_sentence:
-            total += weights.get(NO_SENTENCE_END, 0.0)
-        return float(total)
+        A page's texts at once: the lexicon's tables and methods are looked up once,
+        not once a text.
+        """
+        weights = self.words
+        latin = self._latin_weights.get
+        stop = self.stopwords.__contains__
+        cjk = self._cjk_matcher
+        out: list[tuple[float, float]] = []
+        append = out.append
+        for text in texts:
+            pieces, pseudo = split_pseudo_words(text)
+            total = sum(weights.get(w, 0.0) for w in pseudo) if pseudo else 0
+            plain = " ".join(pieces).lower() if pseudo else pieces[0].lower()
+            found = latin_words(plain)
+            total += sum(map(latin, found, repeat(0.0)))
+            hits, count = sum(map(stop, found)), len(found)
+            if has_cjk(plain):
+                if cjk is not None:
+                    total += sum(weights[w] for w in cjk.find_matches_as_strings(plain))
+                chars = cjk_chars(plain)
+                hits += sum(map(stop, chars))
+                count += len(chars)
+            append((float(total), hits / count if count else 0.0))
+        return out
+
+    def mark_indices(self, marks: Iterable[Sequence[str]], ends_sentence: Iterable[bool]) -> list[float]:
+        """S of each text whose marks (tokenize.marks_of) and sentence end are known."""
+        get = self.marks.get
+        no_end = get(NO_SENTENCE_END, 0.0)
+        out: list[float] = []
+        append = out.append
+        for found, ends in zip(marks, ends_sentence):
+            total = sum(map(get, found, repeat(0.0)))
+            if not ends:
+                total += no_end
+            append(float(total))
+        return out
 
     @cached_property
     def _latin_weights(self) -> dict[str, float]:

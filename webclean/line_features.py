@@ -21,9 +21,10 @@ from webclean.tokenize import ends_sentence, marks_of, sentence_ends
 from webclean.units import Unit, units_from_columns
 
 _KINDS = ("heading", "list", "cell", "link", "text")
-# A line's kind one-hot, as the features read it ("p" and unknown kinds: all zero).
-_KIND_ONE_HOT = {k: [1.0 if kind == k else 0.0 for kind in _KINDS] for k in _KINDS}
-_NO_KIND = [0.0] * len(_KINDS)
+# A line's kind one-hot, as the features read it: the row of its index in _KINDS ("p"
+# and unknown kinds: the last row, all zero).
+_KIND_INDEX = {kind: k for k, kind in enumerate(_KINDS)}
+_KIND_ONE_HOT = np.eye(len(_KINDS) + 1, len(_KINDS))
 # Method svm's features (feature set "rich"), column by column. The SVM reads them up to
 # the stop-word density (SVM_WIDTHS); the boosted trees read them all.
 SVM_FEATURE_NAMES = (
@@ -55,73 +56,6 @@ SVM_FEATURE_NAMES = (
 )
 
 
-def _line_context(unit: Unit) -> list[float]:
-    """P and R, then the line's kind, class/id marks and neighbours."""
-    return [
-        unit.position,
-        unit.link_ratio,
-        *_KIND_ONE_HOT.get(unit.kind, _NO_KIND),
-        float(unit.noise_attr),
-        float(unit.content_attr),
-        math.log1p(unit.prev_length),
-        math.log1p(unit.next_length),
-        unit.neighbour_link_ratio,
-    ]
-
-
-def _context_row(unit: Unit, text: str, lexicon: NoiseLexicon, t: float) -> list[float]:
-    """The paper's five and the line's context, with the text's T already found
-    (the columns of SVM_FEATURE_NAMES up to ``window_length``).
-
-    Departures from the paper: T, S and L enter as log(1 + x); their raw values span
-    four orders of magnitude, and min-max scaling then squeezes almost every tag into a
-    corner of the RBF kernel's space. The five features and the line's kind say little
-    about a line of prose in a comment or a one-word label between paragraphs
-    (docs/experiments/quality-history.md, #1): language-agnostic signs of prose (how
-    many sentences end in the text, how dense its punctuation is), how deep the line
-    sits below the block, whether it comes before the first or after the last long
-    paragraph of the block (content clusters between them) and the length of the lines
-    around it add that context. Comments and boxes nest deeper (or shallower) than the
-    article's paragraphs: the depth offset says so.
-
-    Unlike the paper's T, this T matches the lexicon in the text
-    (NoiseLexicon.word_index) instead of counting jieba's words: the same signal at a
-    fraction of the cost. Everything else of the text is computed once here.
-    """
-    length = text_length(text)
-    marks = marks_of(text)
-    ends_here = ends_sentence(text)
-    ends = sentence_ends(text) if marks else 0
-    return [
-        math.log1p(t),
-        math.log1p(lexicon.mark_index(marks, ends_here)),
-        math.log1p(length),
-        *_line_context(unit),
-        math.log1p(ends),
-        (len(marks) + (not ends_here)) / length if length else 0.0,
-        math.log1p(unit.depth),
-        math.log1p(unit.depth_offset),
-        float(unit.span < 0),
-        float(unit.span > 0),
-        unit.window_length,
-    ]
-
-
-def _svm_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
-    """The columns of SVM_FEATURE_NAMES (method svm).
-
-    Departures from the paper (docs/quality.md, "What the method adds to the paper"):
-    the lines just before and after the block are classified too, so that a headline or
-    a lead paragraph that Step 1 left out can be kept, and two columns let the
-    classifier ask more of them than of the block's own lines; and the share of the
-    line's words that are the training pages' most frequent main-text words
-    (NoiseLexicon.indices): prose of any language is dense in its function words;
-    labels, menus and names are not. T comes from the same pass over the text.
-    """
-    t, density = lexicon.indices(text)
-    return [*_context_row(unit, text, lexicon, t), float(unit.region < 0), float(unit.region > 0), density]
-
-
 RICH_FEATURE_NAMES = (
     *SVM_FEATURE_NAMES,
     "upper_share",
@@ -137,45 +71,156 @@ RICH_FEATURE_NAMES = (
 
 
 _ADDRESS_RE = re.compile(r"www\.|https?:|@|\.com\b|\.org\b")
-# Counted in the text's UTF-8 bytes, where bytes.translate deletes a set in C: ASCII
-# capitals, letters and digits (a CJK line has none of them).
-_CAPITALS = string.ascii_uppercase.encode()
-_LETTERS = string.ascii_letters.encode()
-_DIGITS = string.digits.encode()
-# The in_* columns of every value of Unit.groups.
-_GROUP_COLUMNS = [
-    tuple(1.0 if groups >> k & 1 else 0.0 for k in range(len(ANCESTOR_GROUPS)))
-    for groups in range(1 << len(ANCESTOR_GROUPS))
-]
+# ASCII capitals, small letters and digits (a CJK line has none of them), counted in the
+# text's UTF-8 bytes: bytes.translate maps each to its class's byte in C (any other
+# byte is none of these), and bytes.count counts a class.
+_CAPITAL, _SMALL, _DIGIT = b"A", b"a", b"0"
+_BYTE_CLASSES = bytes.maketrans(
+    (string.ascii_uppercase + string.ascii_lowercase + string.digits).encode(),
+    _CAPITAL * 26 + _SMALL * 26 + _DIGIT * 10,
+)
+# The in_* columns of every value of Unit.groups, a row each.
+_GROUP_COLUMNS = np.array(
+    [[groups >> k & 1 for k in range(len(ANCESTOR_GROUPS))] for groups in range(1 << len(ANCESTOR_GROUPS))], dtype=np.float64
+)
+# The columns rich_rows finds from the rows' texts, and those it finds from their units,
+# in the order each computes them; together they are every column once.
+_TEXT_COLUMN_NAMES = (
+    "log_noise_word_index",
+    "log_special_punct_index",
+    "log_text_length",
+    "sentence_ends",
+    "punct_density",
+    "stopword_density",
+    "upper_share",
+    "digit_share",
+    "ends_colon",
+    "has_address",
+    "ends_ellipsis",
+    "starts_mark",
+    "log_words",
+    "has_bar",
+)
+_UNIT_COLUMN_NAMES = (
+    "relative_position",
+    "link_ratio",
+    "noise_attr",
+    "content_attr",
+    "log_prev_length",
+    "log_next_length",
+    "neighbour_link_ratio",
+    "log_depth",
+    "log_depth_offset",
+    "window_length",
+    *(f"kind_{k}" for k in _KINDS),
+    "before_span",
+    "before_block",
+    "after_span",
+    "after_block",
+    *(f"in_{name}" for name, _ in ANCESTOR_GROUPS),
+)
+_TEXT_COLUMNS = [RICH_FEATURE_NAMES.index(name) for name in _TEXT_COLUMN_NAMES]
+_UNIT_COLUMNS = [RICH_FEATURE_NAMES.index(name) for name in _UNIT_COLUMN_NAMES]
 
 
-def rich_row(unit: Unit, text: str, lexicon: NoiseLexicon) -> list[float]:
-    """The SVM's columns, the shape of the line's text and the boxes its ancestors name
-    (method svm; docs/experiments/quality-history.md, #61).
+def rich_rows(units: Sequence[Unit], texts: Sequence[str], lexicon: NoiseLexicon) -> np.ndarray:
+    """The rows of RICH_FEATURE_NAMES (method svm) for ``units`` whose texts (the whole
+    unit's or one of its sentences) are ``texts``: one row a unit, as float64, C order.
 
-    Read whole by the boosted trees only; the SVM reads its columns at the front
-    (:data:`SVM_WIDTHS`). The trees learn from every labelled line and afford
-    more columns: a label ("Release Date:"), a call in capitals, an address or a
-    handle, a teaser cut short ("…"), a line inside an author's box, a caption, a
-    share bar, a newsletter box, a list of related stories, the comments, a quote,
-    a form or a header.
+    The paper's five and the line's context (up to ``window_length``). Departures
+    from the paper: T, S and L enter as log(1 + x); their raw values span four orders
+    of magnitude, and min-max scaling then squeezes almost every tag into a corner of
+    the RBF kernel's space. The five features and the line's kind say little about a
+    line of prose in a comment or a one-word label between paragraphs
+    (docs/experiments/quality-history.md, #1): language-agnostic signs of prose (how
+    many sentences end in the text, how dense its punctuation is), how deep the line
+    sits below the block, whether it comes before the first or after the last long
+    paragraph of the block (content clusters between them) and the length of the lines
+    around it add that context. Comments and boxes nest deeper (or shallower) than the
+    article's paragraphs: the depth offset says so. Unlike the paper's T, this T
+    matches the lexicon in the text (NoiseLexicon.word_index) instead of counting
+    jieba's words: the same signal at a fraction of the cost.
+
+    Then the columns up to ``stopword_density`` (docs/quality.md, "What the method adds
+    to the paper"): the lines just before and after the block are classified too, so
+    that a headline or a lead paragraph that Step 1 left out can be kept, and two
+    columns let the classifier ask more of them than of the block's own lines; and the
+    share of the line's words that are the training pages' most frequent main-text
+    words (NoiseLexicon.indices): prose of any language is dense in its function words;
+    labels, menus and names are not. T comes from the same pass over the text. The SVM
+    reads these columns (:data:`SVM_WIDTHS`).
+
+    The rest, the shape of the line's text and the boxes its ancestors name
+    (docs/experiments/quality-history.md, #61), only the boosted trees read: they learn
+    from every labelled line and afford more columns: a label ("Release Date:"), a
+    call in capitals, an address or a handle, a teaser cut short ("…"), a line inside
+    an author's box, a caption, a share bar, a newsletter box, a list of related
+    stories, the comments, a quote, a form or a header.
+
+    Column by column over the page's rows: per-row calls and lists were most of the
+    cost. Each column is the float of the expression that computes it.
     """
-    raw = text.encode()
-    size = len(raw)
-    letters = size - len(raw.translate(None, _LETTERS))
-    stripped = text.rstrip()
-    return [
-        *_svm_row(unit, text, lexicon),
-        (size - len(raw.translate(None, _CAPITALS))) / letters if letters else 0.0,
-        (size - len(raw.translate(None, _DIGITS))) / max(1, len(text)),
-        float(stripped.endswith((":", "："))),
-        float(_ADDRESS_RE.search(text) is not None),
-        float(stripped.endswith(("...", "…"))),
-        float(bool(text) and not text[0].isalnum()),
-        math.log1p(text.count(" ") + 1),
-        float("|" in text or "·" in text),
-        *_GROUP_COLUMNS[unit.groups],
-    ]
+    n = len(units)
+    out = np.empty((n, len(RICH_FEATURE_NAMES)))
+    if n:
+        out[:, _TEXT_COLUMNS] = _text_columns(texts, lexicon)
+        out[:, _UNIT_COLUMNS] = _unit_columns(units)
+    return out
+
+
+def _text_columns(texts: Sequence[str], lexicon: NoiseLexicon) -> np.ndarray:
+    """The columns of _TEXT_COLUMN_NAMES: what the text of each row says."""
+    log1p = math.log1p
+    t, density = zip(*lexicon.indices(texts))
+    marks = list(map(marks_of, texts))
+    ends_here = list(map(ends_sentence, texts))
+    lengths = list(map(text_length, texts))
+    classes = [text.encode().translate(_BYTE_CLASSES) for text in texts]
+    capitals = [found.count(_CAPITAL) for found in classes]
+    letters = [found.count(_SMALL) + k for found, k in zip(classes, capitals)]
+    stripped = list(map(str.rstrip, texts))
+    search = _ADDRESS_RE.search
+    columns = (
+        list(map(log1p, t)),
+        list(map(log1p, lexicon.mark_indices(marks, ends_here))),
+        list(map(log1p, lengths)),
+        [log1p(sentence_ends(text)) if found else 0.0 for text, found in zip(texts, marks)],
+        [(len(found) + (not end)) / length if length else 0.0 for found, end, length in zip(marks, ends_here, lengths)],
+        density,
+        [k / total if total else 0.0 for k, total in zip(capitals, letters)],
+        [found.count(_DIGIT) / (len(text) or 1) for found, text in zip(classes, texts)],
+        [text.endswith((":", "：")) for text in stripped],
+        [search(text) is not None for text in texts],
+        [text.endswith(("...", "…")) for text in stripped],
+        [bool(text) and not text[0].isalnum() for text in texts],
+        [log1p(text.count(" ") + 1) for text in texts],
+        ["|" in text or "·" in text for text in texts],
+    )
+    return np.array(columns, dtype=np.float64).T
+
+
+def _unit_columns(units: Sequence[Unit]) -> np.ndarray:
+    """The columns of _UNIT_COLUMN_NAMES: the line's place and context, from its unit."""
+    log1p = math.log1p
+    fields = dict(zip(Unit._fields, zip(*units)))
+    kinds = _KIND_ONE_HOT[[_KIND_INDEX.get(kind, len(_KINDS)) for kind in fields["kind"]]]
+    signs = np.array((fields["span"], fields["region"]))
+    columns = np.array(
+        (
+            fields["position"],
+            fields["link_ratio"],
+            fields["noise_attr"],
+            fields["content_attr"],
+            list(map(log1p, fields["prev_length"])),
+            list(map(log1p, fields["next_length"])),
+            fields["neighbour_link_ratio"],
+            list(map(log1p, fields["depth"])),
+            list(map(log1p, fields["depth_offset"])),
+            fields["window_length"],
+        ),
+        dtype=np.float64,
+    )
+    return np.concatenate((columns.T, kinds, (signs < 0).T, (signs > 0).T, _GROUP_COLUMNS[list(fields["groups"])]), axis=1)
 
 
 # A line this long (non-space characters) with few links (a link ratio of at most

@@ -28,7 +28,7 @@ class Unit(NamedTuple):
     prev_length: int = 0
     next_length: int = 0
     neighbour_link_ratio: float = 0.0
-    # More of its place (method svm); see _context_row.
+    # More of its place (method svm); see line_features.rich_rows.
     depth: int = 0  # block-level elements between the block and the line's owner
     depth_offset: int = 0  # |depth - the depth that holds most of the block's prose|
     span: int = 0  # -1 before the block's first long paragraph, 1 after its last one, 0 between
