@@ -423,7 +423,7 @@ def test_tail_lines_drop_a_line_all_link_after_the_text_and_its_heading_goes_wit
     kinds = ["link", "p", "link", "p", "heading", "link"]
     units = [line_unit(text, kind) for text, kind in zip(lines, kinds)]
     with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(FEATURE_SETS, "scripted", scripted.row)
+        patch.setitem(FEATURE_SETS, "scripted", scripted.rows)
         patch.setitem(FEATURE_WIDTHS, "scripted", 1)
         # A link before the last long paragraph, a line the classifier is sure of and a
         # link in CJK ideographs stay; the link after the text goes whatever its decision.
@@ -469,7 +469,7 @@ def test_margin_lines_drop_a_line_all_link_before_the_block_whatever_its_decisio
     kinds = ["link", "heading", "link", "p", "link"]
     units = [line_unit(text, kind)._replace(region=-1 if i < 3 else 0) for i, (text, kind) in enumerate(zip(lines, kinds))]
     with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(FEATURE_SETS, "scripted", scripted.row)
+        patch.setitem(FEATURE_SETS, "scripted", scripted.rows)
         patch.setitem(FEATURE_WIDTHS, "scripted", 1)
         # The menu before the block goes; a link in CJK ideographs and a link inside the
         # block are left to their decisions.
