@@ -435,6 +435,18 @@ def test_tail_lines_drop_a_line_all_link_after_the_text_and_its_heading_goes_wit
         assert [d.outcome for d in decisions] == [KEPT, KEPT, KEPT, KEPT, KEPT, UNSURE_TAIL]
 
 
+def test_a_long_line_all_link_is_no_last_paragraph_of_the_text():
+    headline = "Another story's headline under the text, long enough to pass for one of its paragraphs if it were no link"
+    lines = {PARAGRAPH: 2.0, "A bio of the author": 0.6, headline: 3.0}
+    scripted = ValuesByText(lines)
+    units = [line_unit(PARAGRAPH), line_unit("A bio of the author"), line_unit(headline, "link")]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(FEATURE_SETS, "scripted", scripted.rows)
+        patch.setitem(FEATURE_WIDTHS, "scripted", 1)
+        # The text ends with the paragraph: the bio and the headline are its tail.
+        assert tail_lines(units, list(lines), None, scripted, "scripted") == [False, True, True]
+
+
 def test_margin_lines_drop_what_the_classifier_is_unsure_of_before_the_block():
     lines = {
         "Storm hits the coast": 1.2,

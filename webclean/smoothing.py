@@ -320,7 +320,7 @@ def tail_lines(
     decisions already made for the page).
     """
     unsure = [False] * len(units)
-    last = last_paragraph(kept)
+    last = last_paragraph(units, kept)
     if last is None:
         return unsure
     tail = [i for i in range(last + 1, len(units)) if kept[i] and units[i].post == 0 and is_spaced(units[i].text)]
@@ -405,9 +405,13 @@ def whole_values(
     return [known[i] for i in indices]
 
 
-def last_paragraph(kept: Sequence[str | None]) -> int | None:
-    """The index of the last kept text of more than TEXT_PARAGRAPH_CHARS characters."""
-    return max((i for i, text in enumerate(kept) if text and text_length(text) > TEXT_PARAGRAPH_CHARS), default=None)
+def last_paragraph(units: Sequence[Unit], kept: Sequence[str | None]) -> int | None:
+    """The index of the last kept text of more than TEXT_PARAGRAPH_CHARS characters
+    whose line is not all link: a long headline of another story is no paragraph."""
+    return max(
+        (i for i, text in enumerate(kept) if text and units[i].kind != "link" and text_length(text) > TEXT_PARAGRAPH_CHARS),
+        default=None,
+    )
 
 
 def is_spaced(text: str) -> bool:
