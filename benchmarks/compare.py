@@ -143,17 +143,27 @@ def compare(tree: Path, ref_tree: Path, pages: Path, pairs: int) -> tuple[list[f
         theirs.close()
 
 
+# Now and then the process dies under valgrind part of the way through (a run of the
+# same code and pages that went through before): such a run is tried again, this many
+# times in all, before the count is given up.
+COUNT_ATTEMPTS = 3
+
+
 def instructions(tree: Path, pages: Path, passes: int) -> int:
     """The instructions callgrind counts in a process that imports the webclean of
     ``tree`` and extracts the pages ``passes`` times."""
-    with tempfile.TemporaryDirectory(prefix="webclean-callgrind-") as folder:
-        done = subprocess.run(
-            [
-                "valgrind", "--tool=callgrind", f"--callgrind-out-file={folder}/out",
-                sys.executable, "-c", _COUNTER, str(pages), str(passes),
-            ],
-            capture_output=True, text=True, env={**os.environ, **_ONE_THREAD, "PYTHONPATH": str(tree)}, cwd=tree,
-        )  # fmt: skip
+    for _ in range(COUNT_ATTEMPTS):
+        with tempfile.TemporaryDirectory(prefix="webclean-callgrind-") as folder:
+            done = subprocess.run(
+                [
+                    "valgrind", "--tool=callgrind", f"--callgrind-out-file={folder}/out",
+                    sys.executable, "-c", _COUNTER, str(pages), str(passes),
+                ],
+                capture_output=True, text=True, env={**os.environ, **_ONE_THREAD, "PYTHONPATH": str(tree)}, cwd=tree,
+            )  # fmt: skip
+        if done.returncode == 0:
+            break
+        print(f"the count for {tree} ({passes} passes) ended with code {done.returncode}: run again", file=sys.stderr)
     module = done.stdout.strip()
     if done.returncode != 0 or not _imported_from(tree, module):
         raise RuntimeError(f"the count for {tree} failed (webclean from {module!r}): {done.stderr[-500:]}")
