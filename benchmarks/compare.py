@@ -48,26 +48,30 @@ import sys, time
 from pathlib import Path
 from webclean import extract
 import webclean
+from webclean.config import Config
 folder = Path(sys.argv[1])
 pages = [path.read_bytes() for path in sorted(folder.iterdir(), key=lambda p: int(p.name))]
 print(webclean.__file__, flush=True)
+# No time limit: under valgrind a page takes fifty times as long, and a page cut short
+# by the limit would be less work than the page.
+config = Config().with_overrides(["limits.timeout_seconds=0"])
 """
 # A worker warms up on the pages; every line on stdin asks for one pass, answered with
 # its CPU seconds.
 _WORKER = _PAGES + """
 for page in pages:
-    extract(page)
+    extract(page, config=config)
 for _ in sys.stdin:
     start = time.process_time()
     for page in pages:
-        extract(page)
+        extract(page, config=config)
     print(time.process_time() - start, flush=True)
 """
 # Under callgrind (--instructions): the passes asked for over the pages.
 _COUNTER = _PAGES + """
 for _ in range(int(sys.argv[2])):
     for page in pages:
-        extract(page)
+        extract(page, config=config)
 """
 _ONE_THREAD = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
 _COLLECTED_RE = re.compile(r"Collected : (\d+)")
@@ -143,27 +147,17 @@ def compare(tree: Path, ref_tree: Path, pages: Path, pairs: int) -> tuple[list[f
         theirs.close()
 
 
-# Now and then the process dies under valgrind part of the way through (a run of the
-# same code and pages that went through before): such a run is tried again, this many
-# times in all, before the count is given up.
-COUNT_ATTEMPTS = 3
-
-
 def instructions(tree: Path, pages: Path, passes: int) -> int:
     """The instructions callgrind counts in a process that imports the webclean of
     ``tree`` and extracts the pages ``passes`` times."""
-    for _ in range(COUNT_ATTEMPTS):
-        with tempfile.TemporaryDirectory(prefix="webclean-callgrind-") as folder:
-            done = subprocess.run(
-                [
-                    "valgrind", "--tool=callgrind", f"--callgrind-out-file={folder}/out",
-                    sys.executable, "-c", _COUNTER, str(pages), str(passes),
-                ],
-                capture_output=True, text=True, env={**os.environ, **_ONE_THREAD, "PYTHONPATH": str(tree)}, cwd=tree,
-            )  # fmt: skip
-        if done.returncode == 0:
-            break
-        print(f"the count for {tree} ({passes} passes) ended with code {done.returncode}: run again", file=sys.stderr)
+    with tempfile.TemporaryDirectory(prefix="webclean-callgrind-") as folder:
+        done = subprocess.run(
+            [
+                "valgrind", "--tool=callgrind", f"--callgrind-out-file={folder}/out",
+                sys.executable, "-c", _COUNTER, str(pages), str(passes),
+            ],
+            capture_output=True, text=True, env={**os.environ, **_ONE_THREAD, "PYTHONPATH": str(tree)}, cwd=tree,
+        )  # fmt: skip
     module = done.stdout.strip()
     if done.returncode != 0 or not _imported_from(tree, module):
         raise RuntimeError(f"the count for {tree} failed (webclean from {module!r}): {done.stderr[-500:]}")
