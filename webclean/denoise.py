@@ -79,7 +79,8 @@ def denoise(
 
     ``smoothing`` names passes of smoothing.smooth over the decisions,
     ``tail_lines`` and ``margin_lines`` (smoothing.tail_lines, smoothing.margin_lines),
-    which ask the classifier again, and
+    which ask the classifier again (``empty_headings`` then runs again over what they
+    left), and
     ``items`` (smoothing.items), which keeps a page of items' block (``story``: whether
     the page says it is one story, metadata.is_story), and ``furniture``,
     which drops the kept lines inside the page's footer, navigation or banner
