@@ -56,18 +56,10 @@ SVM_FEATURE_NAMES = (
 )
 
 
-RICH_FEATURE_NAMES = (
-    *SVM_FEATURE_NAMES,
-    "upper_share",
-    "digit_share",
-    "ends_colon",
-    "has_address",
-    "ends_ellipsis",
-    "starts_mark",
-    "log_words",
-    "has_bar",
-    *(f"in_{name}" for name, _ in ANCESTOR_GROUPS),
-)
+# The shape of the line's text, and the boxes its ancestors name (rich_rows).
+_SHAPE_NAMES = ("upper_share", "digit_share", "ends_colon", "has_address", "ends_ellipsis", "starts_mark", "log_words", "has_bar")
+_GROUP_NAMES = tuple(f"in_{name}" for name, _ in ANCESTOR_GROUPS)
+RICH_FEATURE_NAMES = (*SVM_FEATURE_NAMES, *_SHAPE_NAMES, *_GROUP_NAMES)
 
 
 _ADDRESS_RE = re.compile(r"www\.|https?:|@|\.com\b|\.org\b")
@@ -92,14 +84,7 @@ _TEXT_COLUMN_NAMES = (
     "sentence_ends",
     "punct_density",
     "stopword_density",
-    "upper_share",
-    "digit_share",
-    "ends_colon",
-    "has_address",
-    "ends_ellipsis",
-    "starts_mark",
-    "log_words",
-    "has_bar",
+    *_SHAPE_NAMES,
 )
 _UNIT_COLUMN_NAMES = (
     "relative_position",
@@ -117,7 +102,7 @@ _UNIT_COLUMN_NAMES = (
     "before_block",
     "after_span",
     "after_block",
-    *(f"in_{name}" for name, _ in ANCESTOR_GROUPS),
+    *_GROUP_NAMES,
 )
 _TEXT_COLUMNS = [RICH_FEATURE_NAMES.index(name) for name in _TEXT_COLUMN_NAMES]
 _UNIT_COLUMNS = [RICH_FEATURE_NAMES.index(name) for name in _UNIT_COLUMN_NAMES]
