@@ -2,8 +2,11 @@ import numpy as np
 import pytest
 from lxml import html
 
+from webclean.config import Config
+from webclean.extract import locate_units
 from webclean.features import FEATURE_SETS, FEATURE_WIDTHS, block_units, feature_matrix
 from webclean.lexicon import NoiseLexicon
+from webclean.line_features import _TEXT_COLUMN_NAMES, _UNIT_COLUMN_NAMES, RICH_FEATURE_NAMES, SVM_FEATURE_NAMES
 from webclean.tokenize import NO_SENTENCE_END
 from webclean.units import Unit, units_from_columns
 
@@ -57,14 +60,8 @@ def test_feature_matrix_is_t_s_l_p_r():
 
 
 def test_context_features_place_lines_around_the_prose():
-    from lxml import html as lxml_html
-
-    from webclean.config import Config
-    from webclean.extract import locate_units
-    from webclean.line_features import RICH_FEATURE_NAMES
-
     prose = "A sentence of the article that goes on for a while. " * 3
-    page = lxml_html.document_fromstring(
+    page = html.document_fromstring(
         "<html><body><div><h1>Title</h1>"
         f"<p>{prose}</p><p>{prose}</p>"
         "<div><div><p>A comment, nested deeper.</p></div></div></div></body></html>"
@@ -99,7 +96,6 @@ def test_the_svm_reads_the_stopword_density_last():
 
 def test_rich_features_are_the_svms_and_the_text_and_ancestors():
     from webclean.features import SVM_WIDTHS
-    from webclean.line_features import RICH_FEATURE_NAMES, SVM_FEATURE_NAMES
     from webclean.segment import ANCESTOR_GROUPS
 
     lexicon = NoiseLexicon(words={}, marks={})
@@ -123,8 +119,6 @@ def test_rich_features_are_the_svms_and_the_text_and_ancestors():
 
 
 def test_the_rich_rows_compute_every_column_once():
-    from webclean.line_features import _TEXT_COLUMN_NAMES, _UNIT_COLUMN_NAMES, RICH_FEATURE_NAMES
-
     assert sorted(_TEXT_COLUMN_NAMES + _UNIT_COLUMN_NAMES) == sorted(RICH_FEATURE_NAMES)
 
 
