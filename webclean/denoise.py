@@ -23,14 +23,12 @@ from webclean.features import FEATURE_SETS
 from webclean.lexicon import NoiseLexicon
 from webclean.smoothing import (
     DENOISE_PASSES,
-    EMPTY_HEADING,
     FURNITURE,
     ITEM,
     LINK_RUN,
     UNSURE_MARGIN,
     UNSURE_TAIL,
     apply_passes,
-    empty_headings,
     items,
     link_runs,
     margin_lines,
@@ -112,9 +110,8 @@ def denoise(
     if "empty_headings" in smoothing:
         # The headings of the lines dropped since the pass ran (by the later passes, the
         # tail's and the margin's) may head nothing now.
-        empty = empty_headings(units, kept)
-        kept = [None if drop else text for text, drop in zip(kept, empty)]
-        by_pass = [EMPTY_HEADING if drop else by for by, drop in zip(by_pass, empty)]
+        kept, dropped_by = apply_passes(units, kept, beta, ["empty_headings"])
+        by_pass = [by or before for before, by in zip(by_pass, dropped_by)]
     if "items" in smoothing:
         story = functools.cache(story)  # walks the page's tree: asked once at most
         taken = items(units, kept, story)
