@@ -2,7 +2,7 @@ import pytest
 from lxml import html
 
 from webclean.parse import parse_html
-from webclean.segment import IN_RELATED, RELATED_NAME, drop_hidden, related_boxes, segment
+from webclean.segment import IN_RELATED, RELATED_NAME, aside_furniture, drop_hidden, related_boxes, segment
 
 
 def _body(markup):
@@ -221,6 +221,27 @@ def test_a_menu_that_holds_most_of_the_page_but_not_its_story_is_furniture():
     menu = "".join(f"<li><span>Guitars of kind {k}</span></li>" for k in range(30))
     lines = segment(_body(f"<html><body><nav><ul>{menu}</ul></nav><h2>A microphone</h2><p>It records voices well.</p></body></html>"))
     assert [line.text for line in lines if not line.furniture] == ["A microphone", "It records voices well."]
+
+
+def test_an_aside_is_furniture_unless_it_holds_the_block_or_the_story():
+    body = _body(
+        "<html><body><article><p>The story.</p>"
+        "<aside><p>The author writes on bicycles.</p></aside><p>The story goes on.</p></article>"
+        f"<aside><p>Subscribe to our letter.</p></aside><aside><div>{_STORY}</div></aside></body></html>"
+    )
+    lines = segment(body)
+    article = body.find("article")
+    assert [(line.text, line.furniture) for line in aside_furniture(lines, article)] == [
+        ("The story.", False), ("The author writes on bicycles.", True), ("The story goes on.", False),
+        ("Subscribe to our letter.", True),
+        # A paragraph of more than 200 characters: the story, or part of it.
+        (_STORY_TEXT, False),
+    ]  # fmt: skip
+    assert not any(line.furniture for line in lines)  # the lines given are left as they are
+    # A blog theme's post in an <aside>: the block lies inside it, or is it.
+    post = _body("<html><body><aside class='post'><div><h2>A ride</h2><p>We rode.</p></div></aside><aside><p>Archives</p></aside></body></html>")
+    for block in (post.find("aside/div"), post.find("aside")):
+        assert [line.furniture for line in aside_furniture(segment(post), block)] == [False, False, True]
 
 
 def test_a_related_box_is_the_element_its_name_opens_or_the_one_after_a_name_alone():

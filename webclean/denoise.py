@@ -81,7 +81,7 @@ def denoise(
     left), and
     ``items`` (smoothing.items), which keeps a page of items' block (``story``: whether
     the page says it is one story, metadata.is_story), and ``furniture``,
-    which drops the kept lines inside the page's footer, navigation or banner
+    which drops the kept lines inside the page's footer, navigation, banner or asides
     (Unit.furniture); ``whole``
     keeps a long unit whole that the noise filter would drop (method svm only; see
     :func:`decide`). ``values``: each sample's decision value as a whole too, at the

@@ -31,7 +31,7 @@ from webclean.parse import ParseError, page_title, parse_html
 from webclean.region import locate_region
 from webclean.registry import MethodSpec, classifier_spec, method
 from webclean.result import Extraction, Status
-from webclean.segment import Line, drop_hidden, segment
+from webclean.segment import Line, aside_furniture, drop_hidden, segment
 from webclean.timing import StageTimer, timed
 from webclean.units import Unit
 
@@ -325,6 +325,7 @@ def locate_units(
     block = locate_region(lines, root, config.locate.theta, frozenset(improved.block_tags), improved.ascend_gain)
     if block is None:
         return None, []
+    lines = aside_furniture(lines, block.element)
     members = set(block.element.iter())
     inside = [i for i, line in enumerate(lines) if line.owner in members]
     if not inside:

@@ -33,6 +33,7 @@ NOISE_TAGS = frozenset({"nav", "aside", "footer", "menu"})
 # holds PASSED_MAX_SHARE of the page or more, and the headline or a paragraph of prose
 # (_holds_story) with it (libxml2 leaves an unclosed <footer> or <nav> open over the
 # rest of the page; a shop's mega menu holds more than half of its product page).
+# An <aside> is furniture too, unless it holds the story (aside_furniture).
 FURNITURE_TAGS = frozenset({"footer", "nav"})
 FURNITURE_ROLES = frozenset({"contentinfo", "navigation", "banner"})
 
@@ -108,7 +109,9 @@ class Line(NamedTuple):
     groups: int  # the ANCESTOR_GROUPS named by the line's ancestors, as bits
     length: int  # characters other than white space (text.text_length of the text)
     level: int  # the owner's ancestors: how deep it sits in the tree
-    furniture: bool  # inside a footer, a navigation or a banner (FURNITURE_TAGS, FURNITURE_ROLES): the pass "furniture" drops it
+    # Inside a footer, a navigation or a banner (FURNITURE_TAGS, FURNITURE_ROLES), or an
+    # aside (aside_furniture): the pass "furniture" drops it.
+    furniture: bool
 
 
 # Elements a browser does not show: the attributes are tested in C, the values here.
@@ -337,6 +340,26 @@ def segment(container: etree._Element) -> list[Line]:
                 if state[1] or length <= linked - link_start:
                     linked += length
     return lines
+
+
+def aside_furniture(lines: Sequence[Line], block: etree._Element) -> list[Line]:
+    """The lines, those of an ``<aside>`` marked as furniture (Line.furniture) unless it
+    holds the located block or the story.
+
+    An ``<aside>`` holds what stands beside the text: an author's box, a box of related
+    stories, a sign-up, a caption's credit, a sidebar. Some pages put their story in one
+    (a blog theme's post, a news site's column): such an aside wraps the block that
+    Step 1 located, or holds the page's ``<h1>`` or a paragraph of more than
+    STORY_PARAGRAPH_CHARS characters (a product's description, in the drawer of a shop's
+    page), and is text. Marked once Step 1 has located the block, which segment does
+    not know of.
+    """
+    wrapping = {block, *block.iterancestors()}
+    asides = [aside for aside in block.getroottree().iter("aside") if aside not in wrapping and not _holds_story(aside)]
+    if not asides:
+        return list(lines)
+    held = {element for aside in asides for element in aside.iter()}
+    return [line._replace(furniture=True) if line.owner in held else line for line in lines]
 
 
 # The name of a box of other stories: a short line that says only that ("Related",

@@ -36,11 +36,11 @@ UNSURE_TAIL = "unsure tail"  # after the text's last paragraph, all link or kept
 UNSURE_MARGIN = "unsure margin"  # before the block, all link or kept with a decision under 0.25, dropped (margin_lines)
 ITEM = "item"  # a line of a page of items, kept with the whole block (items)
 REPEAT = "repeat"  # a kept line that copies a kept line before it, shown again by the layout (repeats)
-FURNITURE = "furniture"  # a line of the page's footer, navigation or banner (Unit.furniture), dropped whatever was decided
+FURNITURE = "furniture"  # a line of the page's footer, navigation, banner or asides (Unit.furniture), dropped whatever was decided
 
 # The passes of smooth(), in the order they run; denoise runs tail_lines and
 # margin_lines after them, as they ask the classifier again, then items, as it reads
-# every other decision, and furniture last, which drops the lines of a footer, a navigation or a banner whatever kept them.
+# every other decision, and furniture last, which drops the lines of a footer, a navigation, a banner or an aside whatever kept them.
 SMOOTHING_PASSES = (
     "link_runs", "credits", "see_also", "notices", "related_boxes", "empty_headings", "empty_labels", "repeats",
 )  # fmt: skip

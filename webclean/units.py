@@ -43,7 +43,7 @@ class Unit(NamedTuple):
     post: int = 0
     # The segment.ANCESTOR_GROUPS its ancestors name, as bits (the "rich" features).
     groups: int = 0
-    # Inside the page's footer, navigation or banner, or an article's footer
+    # Inside the page's footer, navigation or banner, an article's footer or an aside
     # (segment.Line.furniture). Not a feature: the smoothing pass "furniture" drops such
     # a line wherever the classifier keeps it.
     furniture: bool = False
