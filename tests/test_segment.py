@@ -244,6 +244,18 @@ def test_an_aside_is_furniture_unless_it_holds_the_block_or_the_story():
         assert [line.furniture for line in aside_furniture(segment(post), block)] == [False, False, True]
 
 
+def test_a_dialog_or_an_element_of_an_asides_role_is_furniture_too():
+    body = _body(
+        "<html><body><main><p>The story.</p></main><div role='complementary'><p>Popular now</p></div>"
+        "<div role='dialog'><p>Sign up for our letter.</p></div><dialog><p>Log in</p></dialog>"
+        "<div role='region'><p>A region of the page.</p></div></body></html>"
+    )
+    assert [(line.text, line.furniture) for line in aside_furniture(segment(body), body.find("main"))] == [
+        ("The story.", False), ("Popular now", True), ("Sign up for our letter.", True), ("Log in", True),
+        ("A region of the page.", False),
+    ]  # fmt: skip
+
+
 def test_a_related_box_is_the_element_its_name_opens_or_the_one_after_a_name_alone():
     lines = segment(_body(
         "<html><body><article><p>The story.</p>"

@@ -33,7 +33,7 @@ NOISE_TAGS = frozenset({"nav", "aside", "footer", "menu"})
 # holds PASSED_MAX_SHARE of the page or more, and the headline or a paragraph of prose
 # (_holds_story) with it (libxml2 leaves an unclosed <footer> or <nav> open over the
 # rest of the page; a shop's mega menu holds more than half of its product page).
-# An <aside> is furniture too, unless it holds the story (aside_furniture).
+# An <aside> or a dialog is furniture too, unless it holds the story (aside_furniture).
 FURNITURE_TAGS = frozenset({"footer", "nav"})
 FURNITURE_ROLES = frozenset({"contentinfo", "navigation", "banner"})
 
@@ -342,23 +342,36 @@ def segment(container: etree._Element) -> list[Line]:
     return lines
 
 
+# What stands beside the text or over it (aside_furniture): an <aside> or an element of
+# its ARIA role, complementary, and a dialog, shown over the page on demand (a sign-up,
+# a cookie banner, a log-in box, a tooltip). Found through the tags and the role
+# attributes: libxml2 walks to them faster than it tests a predicate on every element.
+BESIDE_TAGS = frozenset({"aside", "dialog"})
+BESIDE_ROLES = frozenset({"complementary", "dialog", "alertdialog", "tooltip"})
+_MAYBE_BESIDE = etree.XPath("//aside | //dialog | //@role/..")
+
+
 def aside_furniture(lines: Sequence[Line], block: etree._Element) -> list[Line]:
-    """The lines, those of an ``<aside>`` marked as furniture (Line.furniture) unless it
-    holds the located block or the story.
+    """The lines, those of an aside or a dialog (BESIDE_TAGS, BESIDE_ROLES) marked as
+    furniture (Line.furniture) unless it holds the located block or the story.
 
     An ``<aside>`` holds what stands beside the text: an author's box, a box of related
-    stories, a sign-up, a caption's credit, a sidebar. Some pages put their story in one
-    (a blog theme's post, a news site's column): such an aside wraps the block that
-    Step 1 located, or holds the page's ``<h1>`` or a paragraph of more than
-    STORY_PARAGRAPH_CHARS characters (a product's description, in the drawer of a shop's
-    page), and is text. Marked once Step 1 has located the block, which segment does
-    not know of.
+    stories, a sign-up, a caption's credit, a sidebar; a dialog, what is shown over it.
+    Some pages put their story in one (a blog theme's post, a news site's column): such
+    an element wraps the block that Step 1 located, or holds the page's ``<h1>`` or a
+    paragraph of more than STORY_PARAGRAPH_CHARS characters (a product's description,
+    in the drawer of a shop's page), and is text. Marked once Step 1 has located the
+    block, which segment does not know of.
     """
     wrapping = {block, *block.iterancestors()}
-    asides = [aside for aside in block.getroottree().iter("aside") if aside not in wrapping and not _holds_story(aside)]
-    if not asides:
+    beside = [
+        el
+        for el in _MAYBE_BESIDE(block.getroottree())
+        if (el.tag in BESIDE_TAGS or el.get("role") in BESIDE_ROLES) and el not in wrapping and not _holds_story(el)
+    ]
+    if not beside:
         return list(lines)
-    held = {element for aside in asides for element in aside.iter()}
+    held = {element for el in beside for element in el.iter()}
     return [line._replace(furniture=True) if line.owner in held else line for line in lines]
 
 
