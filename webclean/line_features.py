@@ -239,7 +239,7 @@ def line_units(
     n = len(lines)
     if not n:
         return []
-    texts, owners, kinds, ratios, noise, content, groups, lengths, levels, furniture = zip(*lines)
+    texts, owners, kinds, ratios, noise, content, groups, lengths, levels, furniture, _ = zip(*lines)
     logs = [math.log1p(length) for length in lengths]
     long_lines = [m for m in range(n) if is_prose(lengths[m], ratios[m])]
     first, last = (long_lines[0], long_lines[-1]) if long_lines else (0, n - 1)

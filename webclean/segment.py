@@ -112,7 +112,13 @@ class Line(NamedTuple):
     # Inside a footer, a navigation or a banner (FURNITURE_TAGS, FURNITURE_ROLES), or an
     # aside (aside_furniture): the pass "furniture" drops it.
     furniture: bool
+    # The nearest aside or dialog around the line (BESIDE_TAGS, BESIDE_ROLES), or None:
+    # aside_furniture decides on it once Step 1 has located the block.
+    beside: etree._Element | None = None
 
+
+# What segment carries down the tree for each open element (see its stack).
+_Marks = tuple[bool, bool, bool, bool, int, bool, "etree._Element | None"]
 
 # Elements a browser does not show: the attributes are tested in C, the values here.
 # Found through the attributes, in document order: libxml2 walks to named attributes
@@ -244,7 +250,7 @@ def segment(container: etree._Element) -> list[Line]:
     link_start = 0  # the line's linked characters when the open link began (or the line did)
     solid = False  # whether a piece of the line has more than white space
 
-    def flush(owner: tuple[etree._Element, int], marks: tuple[bool, bool, bool, bool, int, bool]) -> None:
+    def flush(owner: tuple[etree._Element, int], marks: _Marks) -> None:
         nonlocal linked, link_start
         text = normalise_space("".join(pieces))
         pieces.clear()
@@ -253,16 +259,17 @@ def segment(container: etree._Element) -> list[Line]:
             length = len(text) - text.count(" ")
             ratio = linked / length if linked < length else 1.0
             element, level = owner
-            _, _, noise, content, groups, furniture = marks
-            lines.append(Line(text, element, _kind(element, ratio), ratio, noise, content, groups, length, level, furniture))
+            _, _, noise, content, groups, furniture, beside = marks
+            lines.append(Line(text, element, _kind(element, ratio), ratio, noise, content, groups, length, level, furniture, beside))
         linked = link_start = 0
 
-    # One entry per open element: (is block, in a link, noise attr, content attr, groups, in furniture).
-    stack: list[tuple[bool, bool, bool, bool, int, bool]] = []
+    # One entry per open element: (is block, in a link, noise attr, content attr, groups,
+    # in furniture, the nearest aside or dialog).
+    stack: list[_Marks] = []
     # The open block elements, each with its level (its ancestors in the whole tree).
     base = sum(1 for _ in container.iterancestors())
     owners: list[tuple[etree._Element, int]] = [(container, base)]
-    top = (True, False, False, False, 0, False)
+    top: _Marks = (True, False, False, False, 0, False, None)
     state = top
     size = 0.0  # the container's characters, counted when a box to pass over is first met
 
@@ -296,14 +303,17 @@ def segment(container: etree._Element) -> list[Line]:
                 groups |= named_groups
                 passed = passed or consent
             skip = passed and el is not container and small(el)
-            furniture = state[5]
-            if not (furniture or skip) and (tag in FURNITURE_TAGS or el.get("role") in FURNITURE_ROLES) and el is not container:
+            furniture, beside = state[5], state[6]
+            role = el.get("role")
+            if not (furniture or skip) and (tag in FURNITURE_TAGS or role in FURNITURE_ROLES) and el is not container:
                 furniture = small(el) or not _holds_story(el)
+            if tag in BESIDE_TAGS or role in BESIDE_ROLES:
+                beside = el
             if noisy or contenty:
                 noise, content = noisy, contenty
             if tag == "a" and not state[1]:
                 link_start = linked
-            state = (block, state[1] or tag == "a", noise, content, groups, furniture)
+            state = (block, state[1] or tag == "a", noise, content, groups, furniture, beside)
             stack.append(state)
             if block:
                 owners.append((el, base + len(stack) - 1))
@@ -344,16 +354,15 @@ def segment(container: etree._Element) -> list[Line]:
 
 # What stands beside the text or over it (aside_furniture): an <aside> or an element of
 # its ARIA role, complementary, and a dialog, shown over the page on demand (a sign-up,
-# a cookie banner, a log-in box, a tooltip). Found through the tags and the role
-# attributes: libxml2 walks to them faster than it tests a predicate on every element.
+# a cookie banner, a log-in box, a tooltip). segment notes the nearest around each line
+# (Line.beside).
 BESIDE_TAGS = frozenset({"aside", "dialog"})
 BESIDE_ROLES = frozenset({"complementary", "dialog", "alertdialog", "tooltip"})
-_MAYBE_BESIDE = etree.XPath("//aside | //dialog | //@role/..")
 
 
 def aside_furniture(lines: Sequence[Line], block: etree._Element) -> list[Line]:
-    """The lines, those of an aside or a dialog (BESIDE_TAGS, BESIDE_ROLES) marked as
-    furniture (Line.furniture) unless it holds the located block or the story.
+    """The lines, those inside an aside or a dialog (Line.beside) marked as furniture
+    (Line.furniture) unless it holds the located block or the story.
 
     An ``<aside>`` holds what stands beside the text: an author's box, a box of related
     stories, a sign-up, a caption's credit, a sidebar; a dialog, what is shown over it.
@@ -361,18 +370,21 @@ def aside_furniture(lines: Sequence[Line], block: etree._Element) -> list[Line]:
     an element wraps the block that Step 1 located, or holds the page's ``<h1>`` or a
     paragraph of more than STORY_PARAGRAPH_CHARS characters (a product's description,
     in the drawer of a shop's page), and is text. Marked once Step 1 has located the
-    block, which segment does not know of.
+    block, which segment does not know of. The nearest such element around a line
+    decides: one around it holds whatever the nearest holds.
     """
     wrapping = {block, *block.iterancestors()}
-    beside = [
-        el
-        for el in _MAYBE_BESIDE(block.getroottree())
-        if (el.tag in BESIDE_TAGS or el.get("role") in BESIDE_ROLES) and el not in wrapping and not _holds_story(el)
-    ]
-    if not beside:
-        return list(lines)
-    held = {element for el in beside for element in el.iter()}
-    return [line._replace(furniture=True) if line.owner in held else line for line in lines]
+    aside: dict[etree._Element, bool] = {}  # whether each element around lines is furniture
+    marked = []
+    for line in lines:
+        el = line.beside
+        if el is not None and not line.furniture:
+            if el not in aside:
+                aside[el] = el not in wrapping and not _holds_story(el)
+            if aside[el]:
+                line = line._replace(furniture=True)
+        marked.append(line)
+    return marked
 
 
 # The name of a box of other stories: a short line that says only that ("Related",
