@@ -33,9 +33,14 @@ NOISE_TAGS = frozenset({"nav", "aside", "footer", "menu"})
 # holds PASSED_MAX_SHARE of the page or more, and the headline or a paragraph of prose
 # (_holds_story) with it (libxml2 leaves an unclosed <footer> or <nav> open over the
 # rest of the page; a shop's mega menu holds more than half of its product page).
-# An <aside> or a dialog is furniture too, unless it holds the story (aside_furniture).
 FURNITURE_TAGS = frozenset({"footer", "nav"})
 FURNITURE_ROLES = frozenset({"contentinfo", "navigation", "banner"})
+# What stands beside the text or over it: an <aside> or an element of its ARIA role,
+# complementary, and a dialog, shown over the page on demand (a sign-up, a cookie
+# banner, a log-in box, a tooltip). segment notes the nearest around each line
+# (Line.beside); it is furniture too unless it holds the story (aside_furniture).
+BESIDE_TAGS = frozenset({"aside", "dialog"})
+BESIDE_ROLES = frozenset({"complementary", "dialog", "alertdialog", "tooltip"})
 
 # Words of class and id values, matched as whole words or word parts between - and _
 # (a digit may follow: "comment2"), in any case.
@@ -350,14 +355,6 @@ def segment(container: etree._Element) -> list[Line]:
                 if state[1] or length <= linked - link_start:
                     linked += length
     return lines
-
-
-# What stands beside the text or over it (aside_furniture): an <aside> or an element of
-# its ARIA role, complementary, and a dialog, shown over the page on demand (a sign-up,
-# a cookie banner, a log-in box, a tooltip). segment notes the nearest around each line
-# (Line.beside).
-BESIDE_TAGS = frozenset({"aside", "dialog"})
-BESIDE_ROLES = frozenset({"complementary", "dialog", "alertdialog", "tooltip"})
 
 
 def aside_furniture(lines: Sequence[Line], block: etree._Element) -> list[Line]:
