@@ -128,7 +128,27 @@ _Marks = tuple[bool, bool, bool, bool, int, bool, "etree._Element | None"]
 # Elements a browser does not show: the attributes are tested in C, the values here.
 # Found through the attributes, in document order: libxml2 walks to named attributes
 # faster than it tests a predicate on every element.
-_MAYBE_HIDDEN = etree.XPath("//@hidden/.. | //@aria-hidden/.. | //@style/.. | //@aria-modal/..")
+_MAYBE_HIDDEN = etree.XPath(
+    "//@hidden/.. | //@aria-hidden/.. | //@style/.. | //@aria-modal/.."
+    " | //*[contains(@class, 'hid') or contains(@class, 'none') or contains(@class, 'invisible')]"
+)
+
+# The class words by which a page's stylesheet hides an element until a script shows
+# it: a toast, a form's messages, a closed menu or drawer, a gallery's templates
+# (the utility classes of Bootstrap, Tailwind, Foundation and most themes) ...
+HIDDEN_CLASSES = frozenset({"hide", "hidden", "d-none", "is-hidden", "invisible"})
+# ... unless another of its class words speaks of a screen's width ("hidden
+# lg:block", "d-none d-md-block", "hide@medium", "visible-desktop"): such an element
+# is shown on some screens, often a desktop's.
+_BREAKPOINT_RE = re.compile(r"[:@]|(?:^|[-_])(?:xs|sm|md|lg|xl|xxl|mobile|tablet|desktop|print)(?:$|[-_])")
+
+
+def _hidden_by_class(classes: str | None) -> bool:
+    """Whether an element's class words hide it on every screen (HIDDEN_CLASSES)."""
+    if not classes:
+        return False
+    words = classes.split()
+    return not HIDDEN_CLASSES.isdisjoint(words) and not any(_BREAKPOINT_RE.search(word) for word in words)
 
 
 # A page whose hidden elements hold all but this share of its text is shown by its own
@@ -150,6 +170,7 @@ def drop_hidden(root: etree._Element) -> int:
             or _HIDDEN_STYLE_RE.search(el.get("style") or "")
             # A modal dialog: shown over the page once opened, closed as the page loads.
             or (el.get("aria-modal") or "").strip().lower() == "true"
+            or _hidden_by_class(el.get("class"))
         )
         and el.tag not in ("html", "body")
     ]
