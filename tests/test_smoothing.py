@@ -14,6 +14,7 @@ from webclean.smoothing import (
     _COMMENT_CALL_RE,
     _FILED_RE,
     _PAGE_LABEL_RE,
+    CODE,
     EMPTY_HEADING,
     FURNITURE,
     ITEM,
@@ -26,6 +27,7 @@ from webclean.smoothing import (
     UNSURE_MARGIN,
     UNSURE_TAIL,
     apply_passes,
+    code_lines,
     items,
     link_runs,
     margin_lines,
@@ -84,7 +86,7 @@ def test_method_svm_smooths_link_runs_and_paper_does_not():
     assert classifier_spec("paper").smoothing == ()
     assert classifier_spec("svm").smoothing == (
         "link_runs", "credits", "see_also", "notices", "related_boxes", "empty_headings", "empty_labels",
-        "repeats", "tail_lines", "margin_lines", "items", "furniture",
+        "repeats", "tail_lines", "margin_lines", "items", "code", "furniture",
     )  # fmt: skip
 
 def test_credits_drop_short_lines_that_name_a_source_or_an_editor():
@@ -625,3 +627,41 @@ def test_the_patterns_matched_against_lower_cased_text_are_written_in_lower_case
         assert not pattern.flags & re.IGNORECASE
         letters = re.sub(r"\\[A-Za-z]", "", pattern.pattern)  # escapes such as \W and \d are no letters
         assert letters == letters.lower(), pattern.pattern[:40]
+
+
+def test_code_keeps_a_pre_inside_the_text_that_the_classifier_dropped():
+    code = 'services: web: build: . ports: - "8000:8000"'
+    units = [
+        line_unit(LONG),
+        line_unit(code, "text")._replace(code=True),
+        line_unit(PARAGRAPH),
+        line_unit("npm install", "text")._replace(code=True, span=1),
+        line_unit("Home Docs Blog", "text")._replace(code=True, region=-1),
+        line_unit("Docs", "link")._replace(code=True),
+        line_unit("Quote", "text")._replace(code=True, post=-1),
+    ]
+    kept = [LONG, None, PARAGRAPH, None, None, None, None]
+    # Between the text's paragraphs only: not after them, not in the margin, not a
+    # <pre> of links, not a thread's panel.
+    assert code_lines(units, kept) == [False, True, False, False, False, False, False]
+    scripted = ValuesByText({LONG: 2.0, code: -1.5, PARAGRAPH: 2.0})
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(FEATURE_SETS, "scripted", scripted.rows)
+        patch.setitem(FEATURE_WIDTHS, "scripted", 1)
+        decisions = denoise(units[:3], None, scripted, 40, "scripted", ("code", "furniture"))
+        # The furniture's lines stay out, code or not.
+        in_footer = denoise([units[0], units[1]._replace(furniture=True), units[2]], None, scripted, 40, "scripted", ("code", "furniture"))
+    assert [(d.text, d.outcome) for d in decisions] == [(LONG, KEPT), (code, CODE), (PARAGRAPH, KEPT)]
+    assert [d.text for d in in_footer] == [LONG, "", PARAGRAPH]
+
+
+def test_a_code_sample_between_the_paragraphs_of_a_manual_is_extracted():
+    from webclean import extract
+
+    prose = "To give the database a port of its own on the host, map it in the service's ports. "
+    page = (
+        "<html><body><nav><a href='/'>Home</a> <a href='/docs'>Docs</a></nav><main><h1>Networking in Compose</h1>"
+        f"<p>{prose * 3}</p><pre><code>services:\n  db:\n    image: postgres:18\n    ports:\n      - '8001:5432'</code></pre>"
+        f"<p>{prose * 2}</p></main><footer>© Docs</footer></body></html>"
+    )
+    assert "image: postgres:18" in extract(page).text

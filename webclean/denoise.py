@@ -22,6 +22,7 @@ from webclean.classifier import SVMParams
 from webclean.features import FEATURE_SETS
 from webclean.lexicon import NoiseLexicon
 from webclean.smoothing import (
+    CODE,
     DENOISE_PASSES,
     FURNITURE,
     ITEM,
@@ -29,6 +30,7 @@ from webclean.smoothing import (
     UNSURE_MARGIN,
     UNSURE_TAIL,
     apply_passes,
+    code_lines,
     items,
     link_runs,
     margin_lines,
@@ -120,6 +122,10 @@ def denoise(
         heads = teaser_heads(units, kept, by_pass, story)
         kept = [unit.text if head else text for unit, text, head in zip(units, kept, heads)]
         by_pass = [ITEM if head else by for by, head in zip(by_pass, heads)]
+    if "code" in smoothing:
+        code = code_lines(units, kept)
+        kept = [unit.text if take else text for unit, text, take in zip(units, kept, code)]
+        by_pass = [CODE if take else by for by, take in zip(by_pass, code)]
     if "furniture" in smoothing:
         by_pass = [FURNITURE if unit.furniture and text is not None else by for unit, text, by in zip(units, kept, by_pass)]
         kept = [None if unit.furniture else text for unit, text in zip(units, kept)]

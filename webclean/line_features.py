@@ -269,6 +269,7 @@ def line_units(
         furniture=furniture,
         related=related_boxes(lines),
         copy=repeats(texts, owners, lengths),
+        code=[owner.tag == "pre" for owner in owners],
     )
 
 

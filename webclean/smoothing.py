@@ -36,6 +36,7 @@ UNSURE_TAIL = "unsure tail"  # after the text's last paragraph, all link or kept
 UNSURE_MARGIN = "unsure margin"  # before the block, all link or kept with a decision under 0.25, dropped (margin_lines)
 ITEM = "item"  # a line of a page of items, kept with the whole block (items)
 REPEAT = "repeat"  # a kept line that copies a kept line before it, shown again by the layout (repeats)
+CODE = "code"  # a line of a <pre> inside the text (Unit.code), kept whatever the classifier said (code_lines)
 FURNITURE = "furniture"  # a line of the page's footer, navigation, banner or asides (Unit.furniture), dropped whatever was decided
 
 # The passes of smooth(), in the order they run; denoise runs tail_lines and
@@ -44,7 +45,7 @@ FURNITURE = "furniture"  # a line of the page's footer, navigation, banner or as
 SMOOTHING_PASSES = (
     "link_runs", "credits", "see_also", "notices", "related_boxes", "empty_headings", "empty_labels", "repeats",
 )  # fmt: skip
-DENOISE_PASSES = ("tail_lines", "margin_lines", "items", "furniture")
+DENOISE_PASSES = ("tail_lines", "margin_lines", "items", "code", "furniture")
 # A paragraph of more than this many characters is the text's own (empty_headings).
 TEXT_PARAGRAPH_CHARS = 80
 # A credit line: a short line that names the story's source or its editor (来源：新华社,
@@ -631,3 +632,23 @@ def items(units: Sequence[Unit], kept: Sequence[str | None], story: Callable[[],
     if taken >= ITEM_KEPT_SHARE * total and story():
         return [False] * len(units)
     return [i in block and not kept[i] for i in range(len(units))]
+
+
+# A line of code is this share of link text at most: a <pre> of links is a menu.
+CODE_LINK_RATIO = 0.5
+
+
+def code_lines(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
+    """Which lines to keep because they are code inside the text (the ``code`` pass).
+
+    A manual's or a post's code sample, a console's session, a configuration file:
+    the lines of a ``<pre>`` (Unit.code) read to the classifier as nothing it knows,
+    short, without sentences, and it drops them. Inside the located block, between
+    the text's first and last paragraphs (Unit.span), such a line belongs to the text
+    around it and is kept; a thread's panels and the page's furniture stay out.
+    """
+    return [
+        unit.code and not kept[i] and unit.region == 0 and unit.span == 0 and unit.post >= 0
+        and unit.link_ratio <= CODE_LINK_RATIO
+        for i, unit in enumerate(units)
+    ]  # fmt: skip

@@ -56,6 +56,9 @@ class Unit(NamedTuple):
     # another screen size); 0 for none (line_features.repeats). Not a feature: the
     # smoothing pass "repeats" drops the copy when both are kept.
     copy: int = 0
+    # A line of a <pre> (code, a console's session, a file's lines). Not a feature: the
+    # pass "code" keeps it inside the text whatever the classifier says.
+    code: bool = False
 
     @property
     def is_sample(self) -> bool:
