@@ -630,38 +630,41 @@ def test_the_patterns_matched_against_lower_cased_text_are_written_in_lower_case
 
 
 def test_code_keeps_a_pre_inside_the_text_that_the_classifier_dropped():
-    code = 'services: web: build: . ports: - "8000:8000"'
+    code = 'services:\n  web:\n    ports:\n      - "8000:8000"'
+    line = 'services: web: ports: - "8000:8000"'
     units = [
         line_unit(LONG),
-        line_unit(code, "text")._replace(code=True),
+        line_unit(line, "text")._replace(code=code),
         line_unit(PARAGRAPH),
-        line_unit("npm install", "text")._replace(code=True, span=1),
-        line_unit("Home Docs Blog", "text")._replace(code=True, region=-1),
-        line_unit("Docs", "link")._replace(code=True),
-        line_unit("Quote", "text")._replace(code=True, post=-1),
+        line_unit("npm install", "text")._replace(code="npm install", span=1),
+        line_unit("Home Docs Blog", "text")._replace(code="Home\nDocs\nBlog", region=-1),
+        line_unit("Docs", "link")._replace(code="Docs"),
+        line_unit("Quote", "text")._replace(code="Quote", post=-1),
     ]
     kept = [LONG, None, PARAGRAPH, None, None, None, None]
     # Between the text's paragraphs only: not after them, not in the margin, not a
     # <pre> of links, not a thread's panel.
     assert code_lines(units, kept) == [False, True, False, False, False, False, False]
-    scripted = ValuesByText({LONG: 2.0, code: -1.5, PARAGRAPH: 2.0})
+    scripted = ValuesByText({LONG: 2.0, line: -1.5, PARAGRAPH: 2.0})
     with pytest.MonkeyPatch.context() as patch:
         patch.setitem(FEATURE_SETS, "scripted", scripted.rows)
         patch.setitem(FEATURE_WIDTHS, "scripted", 1)
         decisions = denoise(units[:3], None, scripted, 40, "scripted", ("code", "furniture"))
         # The furniture's lines stay out, code or not.
         in_footer = denoise([units[0], units[1]._replace(furniture=True), units[2]], None, scripted, 40, "scripted", ("code", "furniture"))
+    # The code is given as the page sets it out, line breaks and indents kept.
     assert [(d.text, d.outcome) for d in decisions] == [(LONG, KEPT), (code, CODE), (PARAGRAPH, KEPT)]
     assert [d.text for d in in_footer] == [LONG, "", PARAGRAPH]
 
 
-def test_a_code_sample_between_the_paragraphs_of_a_manual_is_extracted():
+def test_a_code_sample_between_the_paragraphs_of_a_manual_is_extracted_as_set_out():
     from webclean import extract
 
     prose = "To give the database a port of its own on the host, map it in the service's ports. "
     page = (
         "<html><body><nav><a href='/'>Home</a> <a href='/docs'>Docs</a></nav><main><h1>Networking in Compose</h1>"
-        f"<p>{prose * 3}</p><pre><code>services:\n  db:\n    image: postgres:18\n    ports:\n      - '8001:5432'</code></pre>"
+        f"<p>{prose * 3}</p><pre><code>\n    services:\n      db:\n        image: postgres:18  \n\n"
+        "        ports:\n          - '8001:5432'\n</code></pre>"
         f"<p>{prose * 2}</p></main><footer>© Docs</footer></body></html>"
     )
-    assert "image: postgres:18" in extract(page).text
+    assert "\nservices:\n  db:\n    image: postgres:18\n\n    ports:\n      - '8001:5432'\n" in extract(page).text

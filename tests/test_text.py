@@ -15,6 +15,7 @@ from webclean.text import (
     LINE_ENDING_TAGS,
     SENTENCE_END_MARK_RE,
     WORD_RE,
+    code_text,
     normalise_space,
     text_length,
 )
@@ -35,6 +36,18 @@ def test_text_length_counts_what_split_keeps(text):
 @example(" a\u3000b\xa0\n c\x1f ")
 def test_normalise_space_is_what_the_regex_makes(text):
     assert normalise_space(text) == re.sub(r"\s+", " ", text).strip()
+
+
+def test_code_text_keeps_the_lines_and_their_indents_within():
+    pre = "\n\n    def f(x):  \n\n        return x\t\n    \n"
+    assert code_text(pre) == "def f(x):\n\n    return x"
+    assert code_text("a = 1") == "a = 1"
+    assert code_text(" \n \n") == ""
+
+
+@given(st.text())
+def test_code_text_holds_the_same_words(text):
+    assert code_text(text).split() == text.split()
 
 
 def test_a_line_ends_at_every_block_and_break():

@@ -145,6 +145,8 @@ def _decision(unit: Unit, kept: str | None, by_pass: str | None, value: float | 
         outcome = DROPPED
     else:
         outcome = KEPT if text == unit.text else PARTLY_KEPT
+    if unit.code and text == unit.text:
+        text = unit.code  # a <pre>'s line as the page sets it out
     return Decision(text, outcome, value)
 
 

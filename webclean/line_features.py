@@ -16,7 +16,7 @@ from lxml import etree
 
 from webclean.lexicon import NoiseLexicon
 from webclean.segment import ANCESTOR_GROUPS, Line, related_boxes
-from webclean.text import text_length
+from webclean.text import code_text, normalise_space, text_length
 from webclean.tokenize import ends_sentence, marks_of, sentence_ends
 from webclean.units import Unit, units_from_columns
 
@@ -269,8 +269,15 @@ def line_units(
         furniture=furniture,
         related=related_boxes(lines),
         copy=repeats(texts, owners, lengths),
-        code=[owner.tag == "pre" for owner in owners],
+        code=[_code(owner, text) if owner.tag == "pre" else "" for owner, text in zip(owners, texts)],
     )
+
+
+def _code(pre: etree._Element, line: str) -> str:
+    """The text of a ``<pre>``'s line as the page sets it out (text.code_text), or the
+    line itself where the ``<pre>`` holds more than the line (a ``<br>`` cut it)."""
+    whole = "".join(pre.itertext())
+    return code_text(whole) if normalise_space(whole) == line else line
 
 
 def _neighbour_means(values: Sequence[float]) -> list[float]:

@@ -648,7 +648,7 @@ def code_lines(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
     around it and is kept; a thread's panels and the page's furniture stay out.
     """
     return [
-        unit.code and not kept[i] and unit.region == 0 and unit.span == 0 and unit.post >= 0
+        bool(unit.code) and not kept[i] and unit.region == 0 and unit.span == 0 and unit.post >= 0
         and unit.link_ratio <= CODE_LINK_RATIO
         for i, unit in enumerate(units)
     ]  # fmt: skip

@@ -8,6 +8,7 @@ parse, segment, measure and tokenize import it.
 from __future__ import annotations
 
 import re
+import textwrap
 
 __all__ = [
     "BLOCK_LEVEL",
@@ -51,6 +52,17 @@ def text_length(text: str) -> int:
 def normalise_space(text: str) -> str:
     """Runs of white space made one space, and none at either end."""
     return " ".join(text.split())
+
+
+def code_text(text: str) -> str:
+    """A ``<pre>``'s text as the page sets it out: its line breaks and the indents
+    within kept, the indent all its lines share, white space at the ends of lines and
+    blank lines at either end taken away."""
+    lines = [line.rstrip() for line in text.split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    start = next((i for i, line in enumerate(lines) if line), len(lines))
+    return textwrap.dedent("\n".join(lines[start:]))
 
 
 # --- patterns --------------------------------------------------------------------------

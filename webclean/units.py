@@ -56,9 +56,11 @@ class Unit(NamedTuple):
     # another screen size); 0 for none (line_features.repeats). Not a feature: the
     # smoothing pass "repeats" drops the copy when both are kept.
     copy: int = 0
-    # A line of a <pre> (code, a console's session, a file's lines). Not a feature: the
-    # pass "code" keeps it inside the text whatever the classifier says.
-    code: bool = False
+    # For a line of a <pre> (code, a console's session, a file's lines), its text as the
+    # page sets it out, line breaks and indents kept (text.code_text); "" for any other
+    # line. Not a feature: the pass "code" keeps such a line inside the text whatever the
+    # classifier says, and the page's text shows it so.
+    code: str = ""
 
     @property
     def is_sample(self) -> bool:
