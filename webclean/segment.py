@@ -259,9 +259,10 @@ def segment(container: etree._Element) -> list[Line]:
     once, on its joined text. A consent manager's box (_names_consent), an element
     that its class words hide on every screen (HIDDEN_CLASSES) and a form the reader
     types into (_takes_entry) are passed over, their tails kept, unless they hold
-    PASSED_MAX_SHARE of the container's characters (a wrapper a script shows). Lines inside a ``<footer>``, a
-    ``<nav>`` or an element of role ``contentinfo``, ``navigation`` or ``banner`` are
-    marked (Line.furniture), unless it holds that share and the story with it.
+    PASSED_MAX_SHARE of the container's characters (a wrapper a script shows). Lines
+    inside a ``<footer>``, a ``<nav>`` or an element of role ``contentinfo``,
+    ``navigation`` or ``banner`` are marked (Line.furniture), unless it holds that
+    share and the story with it.
 
     The text after a link's end tag is measured as linked when it is no longer than the
     link: a title's date or source (``<a>Title</a> (2005-01-01)``) belongs to the link, a

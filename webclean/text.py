@@ -19,6 +19,7 @@ __all__ = [
     "LINE_ENDING_TAGS",
     "SENTENCE_END_MARK_RE",
     "WORD_RE",
+    "code_text",
     "normalise_space",
     "text_length",
 ]
