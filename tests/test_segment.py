@@ -98,27 +98,6 @@ def test_hidden_elements_are_dropped_with_their_text_but_not_their_tail():
     assert "".join(root.find("body").itertext()) == "看得见尾巴说明"
 
 
-def test_elements_a_class_hides_on_every_screen_are_passed_over():
-    # A toast, a closed drawer and a form's message go, their tails kept; an element
-    # that another class word shows at some width stays, as do classes that merely
-    # contain the words, an id that says "hidden", and a hidden wrapper of the page.
-    texts = _texts(
-        "<div><p>Story</p>"
-        "<div class='toast hide'>Saved to your recipes</div>"
-        "<div class='drawer is-hidden'>Cart</div>"
-        "<p>Tail <span class='d-none'>Please fill out this field.</span> kept</p>"
-        "<aside class='hidden lg:block'>Sidebar</aside>"
-        "<div class='d-none d-md-block'>Desktop byline</div>"
-        "<div class='hide-on-mobile'>Share</div>"
-        "<div class='hidden-xs'>Tags</div>"
-        "<div id='hidden'>Notes</div></div>"
-    )
-    assert texts == ["Story", "Tail kept", "Sidebar", "Desktop byline", "Share", "Tags", "Notes"]
-    assert _texts("<div class='hidden'><p>" + "The story a script shows. " * 20 + "</p></div><p>Menu</p>") == [
-        ("The story a script shows. " * 20).strip(), "Menu",
-    ]  # fmt: skip
-
-
 def test_class_and_id_words_are_whole_words_or_parts_between_separators():
     from webclean.segment import _attr_marks
 

@@ -182,32 +182,14 @@ _text_size = etree.XPath("string-length(.)")  # the characters of an element's t
 
 
 @functools.lru_cache(maxsize=8192)
-def _attr_marks(classes: str, name: str = "") -> tuple[bool, bool, int, bool, bool]:
+def _attr_marks(attrs: str) -> tuple[bool, bool, int, bool]:
     """Whether class and id words name noise, whether they name the article, the
-    ANCESTOR_GROUPS they name (as bits), whether they name a consent box, and whether
-    the class words hide the element on every screen (HIDDEN_CLASSES)."""
+    ANCESTOR_GROUPS they name (as bits), and whether they name a consent box."""
     bits = 0
-    lowered = f"{classes} {name}".lower()
+    lowered = attrs.lower()
     for word in _ATTR_WORD_RE.findall(lowered):
         bits |= _WORD_BITS.get(word, 0)
-    named = bool(bits & _NOISE_BIT), bool(bits & _CONTENT_BIT), bits & _GROUPS_MASK, _names_consent(lowered)
-    return (*named, _hidden_by_class(classes))
-
-
-# The class words by which a page's stylesheet hides an element until a script shows
-# it: a toast, a form's messages, a closed menu or drawer, a gallery's templates
-# (the utility classes of Bootstrap, Tailwind, Foundation and most themes) ...
-HIDDEN_CLASSES = frozenset({"hide", "hidden", "d-none", "is-hidden", "invisible"})
-# ... unless another of its class words speaks of a screen's width ("hidden
-# lg:block", "d-none d-md-block", "hide@medium", "visible-desktop"): such an element
-# is shown on some screens, often a desktop's.
-_BREAKPOINT_RE = re.compile(r"[:@]|(?:^|[-_])(?:xs|sm|md|lg|xl|xxl|mobile|tablet|desktop|print)(?:$|[-_])")
-
-
-def _hidden_by_class(classes: str) -> bool:
-    """Whether an element's class words hide it on every screen (HIDDEN_CLASSES)."""
-    words = classes.split()
-    return not HIDDEN_CLASSES.isdisjoint(words) and not any(_BREAKPOINT_RE.search(word) for word in words)
+    return bool(bits & _NOISE_BIT), bool(bits & _CONTENT_BIT), bits & _GROUPS_MASK, _names_consent(lowered)
 
 
 # A consent manager's box (a cookie banner, its preference centre, a form's consent
@@ -256,13 +238,11 @@ def segment(container: etree._Element) -> list[Line]:
     One pass of lxml's iterwalk; a line's pieces are joined when a block element or
     a ``<br>`` ends it. Only the pieces inside links are measured as they come: the
     characters other than white space add up, so the line's own length is measured
-    once, on its joined text. A consent manager's box (_names_consent), an element
-    that its class words hide on every screen (HIDDEN_CLASSES) and a form the reader
-    types into (_takes_entry) are passed over, their tails kept, unless they hold
-    PASSED_MAX_SHARE of the container's characters (a wrapper a script shows). Lines
-    inside a ``<footer>``, a ``<nav>`` or an element of role ``contentinfo``,
-    ``navigation`` or ``banner`` are marked (Line.furniture), unless it holds that
-    share and the story with it.
+    once, on its joined text. A consent manager's box (_names_consent) and a form the
+    reader types into (_takes_entry) are passed over, their tails kept, unless they hold
+    PASSED_MAX_SHARE of the container's characters. Lines inside a ``<footer>``, a
+    ``<nav>`` or an element of role ``contentinfo``, ``navigation`` or ``banner`` are
+    marked (Line.furniture), unless it holds that share and the story with it.
 
     The text after a link's end tag is measured as linked when it is no longer than the
     link: a title's date or source (``<a>Title</a> (2005-01-01)``) belongs to the link, a
@@ -323,10 +303,10 @@ def segment(container: etree._Element) -> list[Line]:
             name = el.get("id")
             passed = tag == "form" and _takes_entry(el)
             if attrs is not None or name is not None:
-                named_noise, contenty, named_groups, consent, hidden = _attr_marks(attrs or "", name or "")
+                named_noise, contenty, named_groups, consent = _attr_marks(f"{attrs or ''} {name or ''}")
                 noisy = noisy or named_noise
                 groups |= named_groups
-                passed = passed or consent or hidden
+                passed = passed or consent
             skip = passed and el is not container and small(el)
             furniture, beside = state[5], state[6]
             role = el.get("role")
