@@ -42,6 +42,7 @@ def test_code_text_keeps_the_lines_and_their_indents_within():
     pre = "\n\n    def f(x):  \n\n        return x\t\n    \n"
     assert code_text(pre) == "def f(x):\n\n    return x"
     assert code_text("a = 1") == "a = 1"
+    assert code_text("if x:\r\n    y()\r    z()") == "if x:\n    y()\n    z()"
     assert code_text(" \n \n") == ""
 
 

@@ -57,9 +57,9 @@ def normalise_space(text: str) -> str:
 
 def code_text(text: str) -> str:
     """A ``<pre>``'s text as the page sets it out: its line breaks and the indents
-    within kept, the indent all its lines share, white space at the ends of lines and
-    blank lines at either end taken away."""
-    lines = [line.rstrip() for line in text.split("\n")]
+    within kept (any line ending made a newline), the indent all its lines share,
+    white space at the ends of lines and blank lines at either end taken away."""
+    lines = [line.rstrip() for line in text.splitlines()]
     while lines and not lines[-1]:
         lines.pop()
     start = next((i for i, line in enumerate(lines) if line), len(lines))
