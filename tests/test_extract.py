@@ -162,13 +162,31 @@ def test_str_and_bytes_give_the_same_text(method, as_bytes, as_str):
     assert from_bytes.title == from_str.title
 
 
+# A block of short lines alone: no paragraph of prose for method svm's last pass to keep.
+SHORT_LINES_ONLY = (
+    "<html><head><title>Timetable | City Transport News</title></head><body><div class='timetable'>"
+    + "".join(f"<p>Night bus {n}: every twenty minutes.</p>" for n in range(1, 9))
+    + "</div></body></html>"
+)
+
+
 @pytest.mark.parametrize("method", METHODS)
 def test_every_unit_noise_gives_empty_with_a_reason(method):
-    result = extract(ARTICLE_ONLY, config=Config(method=method), model=constant_model(method, 0))
+    result = extract(SHORT_LINES_ONLY, config=Config(method=method), model=constant_model(method, 0))
     assert result.status == Status.EMPTY
     assert result.text == ""
     assert "noise" in result.error
     assert result.block_path  # the block was found; its units were all dropped
+
+
+def test_every_unit_noise_keeps_the_blocks_prose_with_method_svm():
+    # The pass "prose": a page whose every line the classifier drops keeps its block's
+    # paragraphs of prose (not its headline); method paper returns nothing.
+    svm = extract(ARTICLE_ONLY, config=Config(method="svm"), model=constant_model("svm", 0))
+    assert svm.status == Status.OK
+    assert svm.text.splitlines() == PARAGRAPHS
+    paper = extract(ARTICLE_ONLY, config=Config(method="paper"), model=constant_model("paper", 0))
+    assert paper.status == Status.EMPTY
 
 
 @pytest.mark.parametrize("method", METHODS)

@@ -23,10 +23,12 @@ from webclean.smoothing import (
     ITEM_LIST_KEPT_SHARE,
     LINK_RUN,
     LONG_LINE,
+    PROSE,
     RELATED_BOX,
     UNSURE_MARGIN,
     UNSURE_TAIL,
     apply_passes,
+    bare_prose,
     code_lines,
     items,
     link_runs,
@@ -86,7 +88,7 @@ def test_method_svm_smooths_link_runs_and_paper_does_not():
     assert classifier_spec("paper").smoothing == ()
     assert classifier_spec("svm").smoothing == (
         "link_runs", "credits", "see_also", "notices", "related_boxes", "empty_headings", "empty_labels",
-        "repeats", "tail_lines", "margin_lines", "items", "code", "furniture",
+        "repeats", "tail_lines", "margin_lines", "items", "code", "furniture", "prose",
     )  # fmt: skip
 
 def test_credits_drop_short_lines_that_name_a_source_or_an_editor():
@@ -668,3 +670,28 @@ def test_a_code_sample_between_the_paragraphs_of_a_manual_is_extracted_as_set_ou
         f"<p>{prose * 2}</p></main><footer>© Docs</footer></body></html>"
     )
     assert "\nservices:\n  db:\n    image: postgres:18\n\n    ports:\n      - '8001:5432'\n" in extract(page).text
+
+
+def test_prose_keeps_the_blocks_paragraphs_when_nothing_else_is_kept():
+    reply = "I was concerned with implicit clones as well, but the proposal keeps them explicit where it matters, and async code needs them."
+    units = [
+        line_unit("kkiri 1 year ago", "link"),
+        line_unit(reply),
+        line_unit(PARAGRAPH)._replace(furniture=True),
+        line_unit(LONG)._replace(region=1),
+        line_unit(LONG)._replace(post=-1),
+        line_unit("Reply", "link"),
+    ]
+    assert bare_prose(units) == [False, True, False, False, False, False]
+    def run(values, passes):
+        scripted = ValuesByText({"kkiri 1 year ago": -2.0, reply: -0.3, PARAGRAPH: -1.0, LONG: -1.0, "Reply": -2.0, **values})
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setitem(FEATURE_SETS, "scripted", scripted.rows)
+            patch.setitem(FEATURE_WIDTHS, "scripted", 1)
+            return denoise(units, None, scripted, 40, "scripted", passes)
+
+    assert not any(d.text for d in run({}, ("furniture",)))
+    assert [(d.text, d.outcome) for d in run({}, ("furniture", "prose")) if d.text] == [(reply, PROSE)]
+    # A page with a line kept is left as the decisions made it.
+    some = run({LONG: 1.0}, ("furniture", "prose"))
+    assert PROSE not in [d.outcome for d in some] and any(d.text for d in some)

@@ -27,9 +27,11 @@ from webclean.smoothing import (
     FURNITURE,
     ITEM,
     LINK_RUN,
+    PROSE,
     UNSURE_MARGIN,
     UNSURE_TAIL,
     apply_passes,
+    bare_prose,
     code_lines,
     items,
     link_runs,
@@ -82,9 +84,11 @@ def denoise(
     which ask the classifier again (``empty_headings`` then runs again over what they
     left), and
     ``items`` (smoothing.items), which keeps a page of items' block (``story``: whether
-    the page says it is one story, metadata.is_story), and ``furniture``,
+    the page says it is one story, metadata.is_story), ``code`` (smoothing.code_lines),
+    which keeps the lines of a ``<pre>`` inside the text, ``furniture``,
     which drops the kept lines inside the page's footer, navigation, banner or asides
-    (Unit.furniture); ``whole``
+    (Unit.furniture), and ``prose`` (smoothing.bare_prose), which keeps the block's
+    paragraphs of prose when nothing else is kept; ``whole``
     keeps a long unit whole that the noise filter would drop (method svm only; see
     :func:`decide`). ``values``: each sample's decision value as a whole too, at the
     cost of one more classification of the units (``webclean extract --explain``).
@@ -129,6 +133,10 @@ def denoise(
     if "furniture" in smoothing:
         by_pass = [FURNITURE if unit.furniture and text is not None else by for unit, text, by in zip(units, kept, by_pass)]
         kept = [None if unit.furniture else text for unit, text in zip(units, kept)]
+    if "prose" in smoothing and not any(kept):
+        taken = bare_prose(units)
+        kept = [unit.text if take else text for unit, text, take in zip(units, kept, taken)]
+        by_pass = [PROSE if take else by for by, take in zip(by_pass, taken)]
     scores = unit_values(units, lexicon, svm, feature_set, in_runs, timer, known) if values else [None] * len(units)
     return [_decision(*each) for each in zip(units, kept, by_pass, scores)]
 

@@ -37,6 +37,7 @@ UNSURE_MARGIN = "unsure margin"  # before the block, all link or kept with a dec
 ITEM = "item"  # a line of a page of items, kept with the whole block (items)
 REPEAT = "repeat"  # a kept line that copies a kept line before it, shown again by the layout (repeats)
 CODE = "code"  # a line of a <pre> inside the text (Unit.code), kept whatever the classifier said (code_lines)
+PROSE = "prose"  # a paragraph of prose of the block, kept when the decisions kept nothing of the page (bare_prose)
 FURNITURE = "furniture"  # a line of the page's footer, navigation, banner or asides (Unit.furniture), dropped whatever was decided
 
 # The passes of smooth(), in the order they run; denoise runs tail_lines and
@@ -45,7 +46,7 @@ FURNITURE = "furniture"  # a line of the page's footer, navigation, banner or as
 SMOOTHING_PASSES = (
     "link_runs", "credits", "see_also", "notices", "related_boxes", "empty_headings", "empty_labels", "repeats",
 )  # fmt: skip
-DENOISE_PASSES = ("tail_lines", "margin_lines", "items", "code", "furniture")
+DENOISE_PASSES = ("tail_lines", "margin_lines", "items", "code", "furniture", "prose")
 # A paragraph of more than this many characters is the text's own (empty_headings).
 TEXT_PARAGRAPH_CHARS = 80
 # A credit line: a short line that names the story's source or its editor (来源：新华社,
@@ -651,4 +652,22 @@ def code_lines(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
         bool(unit.code) and not kept[i] and unit.region == 0 and unit.span == 0 and unit.post >= 0
         and unit.link_ratio <= CODE_LINK_RATIO
         for i, unit in enumerate(units)
+    ]  # fmt: skip
+
+
+def bare_prose(units: Sequence[Unit]) -> list[bool]:
+    """Which lines to keep when the decisions kept nothing of the page (the ``prose``
+    pass, the last): the located block's paragraphs of prose (line_features.is_prose),
+    outside the page's furniture and a thread's panels.
+
+    A page whose text the classifier takes for noise line by line (a forum's replies
+    nested in lists, each under its author's links, read as comments) would give no
+    text at all, and a page with nothing kept is reported empty; its block's long
+    paragraphs are text more often than not. A page whose block holds no paragraph of
+    prose (a shop's page built by its scripts) stays empty.
+    """
+    return [
+        unit.is_sample and unit.region == 0 and unit.post >= 0 and not unit.furniture
+        and is_prose(unit.length, unit.link_ratio)
+        for unit in units
     ]  # fmt: skip
