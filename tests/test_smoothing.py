@@ -683,6 +683,7 @@ def test_prose_keeps_the_blocks_paragraphs_when_nothing_else_is_kept():
         line_unit("Reply", "link"),
     ]
     assert bare_prose(units) == [False, True, False, False, False, False]
+
     def run(values, passes):
         scripted = ValuesByText({"kkiri 1 year ago": -2.0, reply: -0.3, PARAGRAPH: -1.0, LONG: -1.0, "Reply": -2.0, **values})
         with pytest.MonkeyPatch.context() as patch:

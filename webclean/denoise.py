@@ -120,25 +120,28 @@ def denoise(
         by_pass = [by or before for before, by in zip(by_pass, dropped_by)]
     if "items" in smoothing:
         story = functools.cache(story)  # walks the page's tree: asked once at most
-        taken = items(units, kept, story)
-        kept = [unit.text if take else text for unit, text, take in zip(units, kept, taken)]
-        by_pass = [ITEM if take else by for by, take in zip(by_pass, taken)]
-        heads = teaser_heads(units, kept, by_pass, story)
-        kept = [unit.text if head else text for unit, text, head in zip(units, kept, heads)]
-        by_pass = [ITEM if head else by for by, head in zip(by_pass, heads)]
+        kept, by_pass = _keep(units, kept, by_pass, items(units, kept, story), ITEM)
+        kept, by_pass = _keep(units, kept, by_pass, teaser_heads(units, kept, by_pass, story), ITEM)
     if "code" in smoothing:
-        code = code_lines(units, kept)
-        kept = [unit.text if take else text for unit, text, take in zip(units, kept, code)]
-        by_pass = [CODE if take else by for by, take in zip(by_pass, code)]
+        kept, by_pass = _keep(units, kept, by_pass, code_lines(units, kept), CODE)
     if "furniture" in smoothing:
         by_pass = [FURNITURE if unit.furniture and text is not None else by for unit, text, by in zip(units, kept, by_pass)]
         kept = [None if unit.furniture else text for unit, text in zip(units, kept)]
     if "prose" in smoothing and not any(kept):
-        taken = bare_prose(units)
-        kept = [unit.text if take else text for unit, text, take in zip(units, kept, taken)]
-        by_pass = [PROSE if take else by for by, take in zip(by_pass, taken)]
+        kept, by_pass = _keep(units, kept, by_pass, bare_prose(units), PROSE)
     scores = unit_values(units, lexicon, svm, feature_set, in_runs, timer, known) if values else [None] * len(units)
     return [_decision(*each) for each in zip(units, kept, by_pass, scores)]
+
+
+def _keep(
+    units: Sequence[Unit], kept: Sequence[str | None], by_pass: Sequence[str | None], taken: Sequence[bool], outcome: str
+) -> tuple[list[str | None], list[str | None]]:
+    """The decisions with the ``taken`` units kept whole, each with the outcome of the
+    pass that kept it."""
+    return (
+        [unit.text if take else text for unit, text, take in zip(units, kept, taken)],
+        [outcome if take else by for by, take in zip(by_pass, taken)],
+    )
 
 
 def _decision(unit: Unit, kept: str | None, by_pass: str | None, value: float | None) -> Decision:
