@@ -39,6 +39,7 @@ from webclean.datasets import Page, read_pages  # noqa: E402
 from webclean.denoise import denoise  # noqa: E402
 from webclean.evaluate import held_out_models  # noqa: E402
 from webclean.extract import classify_page  # noqa: E402
+from webclean.metadata import is_story  # noqa: E402
 from webclean.metrics import Scoreboard, score_page  # noqa: E402
 from webclean.model import Model  # noqa: E402
 from webclean.registry import classifier_spec  # noqa: E402
@@ -57,6 +58,7 @@ class Outcome:
     units: list[Unit]
     title: str
     model: Model
+    story: bool  # whether the page says it is one story (metadata.is_story), for the pass items
 
 
 @dataclass(frozen=True)
@@ -91,8 +93,9 @@ def kept_text(outcome: Outcome, variant: Variant, config: Config) -> str:
         units = [unit if unit.post == taken else unit._replace(post=0) for unit in units]
     model = outcome.model
     decisions = denoise(
-        units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, variant.passes, outcome.title, variant.whole
-    )
+        units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, variant.passes, outcome.title, variant.whole,
+        story=lambda: outcome.story,
+    )  # fmt: skip
     return "\n".join(decision.text for decision in decisions if decision.text)
 
 
@@ -101,8 +104,9 @@ def _outcome(page: Page, config: Config, model: Model) -> Outcome:
     reading without scripts included)."""
     classified = classify_page(page.html, config, model)
     if isinstance(classified, Extraction):
-        return Outcome(page, [], "", model)
-    return Outcome(page, classified.located.units, classified.located.title, model)
+        return Outcome(page, [], "", model, story=False)
+    located = classified.located
+    return Outcome(page, located.units, located.title, model, story=is_story(located.root))
 
 
 def outcomes(paths: Sequence[str], seed: int) -> list[Outcome]:

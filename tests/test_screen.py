@@ -1,0 +1,68 @@
+"""benchmarks/screen.py: its baseline decides a page as webclean.extract does."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+import webclean
+from webclean.config import Config
+from webclean.datasets import Page
+from webclean.model import default_model
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN_DIR = ROOT / "tests" / "golden"
+
+
+def _load_screen():
+    spec = importlib.util.spec_from_file_location("screen", ROOT / "benchmarks" / "screen.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["screen"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+screen = _load_screen()
+
+_ITEMS = "\n".join(f'<li><a href="/p/{n}">Walnut side table no. {n}, oiled</a></li>' for n in range(30))
+# A shop's category page: no og:type of a story, a short intro the classifier keeps
+# (a tenth of the block) and the items it drops as links. On a page that says it is a
+# story the pass items would leave such a block as the decisions have it.
+LISTING = f"""<html><head><title>Side tables</title></head><body>
+<nav><a href="/">Home</a> <a href="/tables">Tables</a> <a href="/chairs">Chairs</a></nav>
+<main><h1>Side tables</h1>
+<p>Our side tables are made by hand in our own workshop from walnut grown in the region, then oiled and waxed twice.</p>
+<ul class="products">{_ITEMS}</ul></main>
+<footer><p>Shop address and opening hours, written out here for the reader.</p></footer>
+</body></html>"""
+
+
+def _page(name: str, html: str) -> Page:
+    return Page(id=name, source="test", url=None, lang="en", html=html, text="")
+
+
+def _pages() -> list[Page]:
+    golden = sorted(path for path in GOLDEN_DIR.iterdir() if (path / "source.html").is_file())
+    pages = [_page(path.name, (path / "source.html").read_bytes().decode("utf-8", "replace")) for path in golden]
+    return [_page("listing", LISTING), *pages]
+
+
+@pytest.mark.parametrize("page", _pages(), ids=lambda page: page.id)
+def test_the_baseline_decides_a_page_as_extract_does(page):
+    config = Config(method=screen.METHOD)
+    model = default_model()
+    outcome = screen._outcome(page, config, model)
+    expected = webclean.extract(page.html, config=config, model=model).text
+    assert screen.kept_text(outcome, screen.VARIANTS["baseline"], config) == expected
+
+
+def test_a_page_of_items_that_is_no_story_keeps_its_items_in_the_baseline():
+    config = Config(method=screen.METHOD)
+    outcome = screen._outcome(_page("listing", LISTING), config, default_model())
+    assert not outcome.story
+    text = screen.kept_text(outcome, screen.VARIANTS["baseline"], config)
+    assert "Walnut side table no. 29, oiled" in text
+    assert "Walnut side table no. 29, oiled" not in screen.kept_text(outcome, screen.VARIANTS["without:items"], config)
