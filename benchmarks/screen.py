@@ -2,7 +2,7 @@
 
     python benchmarks/screen.py \\
         --data ../shared/data/{cleaneval_zh,cwced_cleaneval,cwced_modern,readability,wcxb_dev,dragnet,gne_zh_dev}.jsonl.gz \\
-        build/weak/trafilatura.jsonl.gz --seeds 0 1 [--variants baseline,...] [--jobs 2]
+        build/weak/trafilatura.jsonl.gz --seeds 0 1 [--variants baseline,...] [--jobs 2] [--types]
 
 For each seed (``classifier.random_state``) it trains the models of
 ``webclean evaluate --leave-one-set-out`` (each set scored by a model that never saw
@@ -19,7 +19,8 @@ to the paper").
 
 Prints, per variant, the mean over the seeds of each set's figure (token F1 for the
 full-gold sets, snippet F1 for a snippet set), its difference to the baseline, and the
-figure of each seed.
+figure of each seed; with ``--types``, each page type of a set that names them as well
+(``wcxb_dev:listing``).
 """
 
 from __future__ import annotations
@@ -117,10 +118,16 @@ def outcomes(paths: Sequence[str], seed: int) -> list[Outcome]:
     return result
 
 
-def figures(results: list[Outcome], variant: Variant, config: Config) -> dict[str, float]:
+def figures(results: list[Outcome], variant: Variant, config: Config, types: bool = False) -> dict[str, float]:
+    """Each set's figure; with ``types``, each page type's of a set that names them too
+    (``wcxb_dev:listing``)."""
     boards: dict[str, Scoreboard] = {}
     for outcome in results:
-        boards.setdefault(outcome.page.source, Scoreboard()).add(score_page(kept_text(outcome, variant, config), outcome.page))
+        page = outcome.page
+        score = score_page(kept_text(outcome, variant, config), page)
+        boards.setdefault(page.source, Scoreboard()).add(score)
+        if types and page.page_type:
+            boards.setdefault(f"{page.source}:{page.page_type}", Scoreboard()).add(score)
     out = {}
     for source, board in sorted(boards.items()):
         summary = board.overall()
@@ -128,11 +135,11 @@ def figures(results: list[Outcome], variant: Variant, config: Config) -> dict[st
     return out
 
 
-def _seed_figures(args: tuple[Sequence[str], int, Sequence[str]]) -> dict[str, dict[str, float]]:
-    paths, seed, names = args
+def _seed_figures(args: tuple[Sequence[str], int, Sequence[str], bool]) -> dict[str, dict[str, float]]:
+    paths, seed, names, types = args
     results = outcomes(paths, seed)
     config = Config(method=METHOD)
-    return {name: figures(results, VARIANTS[name], config) for name in names}
+    return {name: figures(results, VARIANTS[name], config, types) for name in names}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -141,12 +148,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seeds", nargs="+", type=int, default=[0])
     parser.add_argument("--variants", default=",".join(VARIANTS), help=f"comma-separated, among {', '.join(VARIANTS)}")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--types", action="store_true", help="a column for each page type of a set that names them")
     args = parser.parse_args(argv)
     names = ["baseline", *(n for n in args.variants.split(",") if n and n != "baseline")]
     unknown = [n for n in names if n not in VARIANTS]
     if unknown:
         parser.error(f"unknown variants {unknown}: known {sorted(VARIANTS)}")
-    tasks = [(args.data, seed, names) for seed in args.seeds]
+    tasks = [(args.data, seed, names, args.types) for seed in args.seeds]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         per_seed = list(pool.map(_seed_figures, tasks))
     print(table(per_seed, names, args.seeds))

@@ -66,3 +66,17 @@ def test_a_page_of_items_that_is_no_story_keeps_its_items_in_the_baseline():
     text = screen.kept_text(outcome, screen.VARIANTS["baseline"], config)
     assert "Walnut side table no. 29, oiled" in text
     assert "Walnut side table no. 29, oiled" not in screen.kept_text(outcome, screen.VARIANTS["without:items"], config)
+
+
+def test_figures_by_page_type_score_each_type_apart():
+    config = Config(method=screen.METHOD)
+    model = default_model()
+    listing = Page(id="l", source="set", url=None, lang="en", html=LISTING, text="Walnut side table no. 3, oiled", page_type="listing")
+    article = (GOLDEN_DIR / "en-divs-split-by-ads" / "source.html").read_bytes().decode("utf-8")
+    story = Page(id="a", source="set", url=None, lang="en", html=article, text="zzqx", page_type="article")
+    results = [screen._outcome(page, config, model) for page in (listing, story)]
+    by_type = screen.figures(results, screen.VARIANTS["baseline"], config, types=True)
+    assert set(by_type) == {"set", "set:listing", "set:article"}
+    assert by_type["set:article"] == 0.0 < by_type["set:listing"]
+    assert by_type["set"] == pytest.approx((by_type["set:listing"] + by_type["set:article"]) / 2)
+    assert set(screen.figures(results, screen.VARIANTS["baseline"], config)) == {"set"}
