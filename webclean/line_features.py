@@ -269,15 +269,27 @@ def line_units(
         furniture=furniture,
         related=related_boxes(lines),
         copy=repeats(texts, owners, lengths),
-        code=[_code(owner, text) if owner.tag == "pre" else "" for owner, text in zip(owners, texts)],
+        code=_code(owners, texts),
     )
 
 
-def _code(pre: etree._Element, line: str) -> str:
-    """The text of a ``<pre>``'s line as the page sets it out (text.code_text), or the
-    line itself where the ``<pre>`` holds more than the line (a ``<br>`` cut it)."""
-    whole = "".join(pre.itertext())
-    return code_text(whole) if normalise_space(whole) == line else line
+def _code(owners: Sequence[etree._Element], texts: Sequence[str]) -> list[str]:
+    """For each line of a ``<pre>``, its text as the page sets it out (text.code_text),
+    or the line itself where the ``<pre>`` holds more than the line (a ``<br>`` cut
+    it); "" for any other line. Each ``<pre>``'s text is read once, however many
+    lines it holds."""
+    wholes: dict[etree._Element, tuple[str, str]] = {}
+    code = []
+    for owner, line in zip(owners, texts):
+        if owner.tag != "pre":
+            code.append("")
+            continue
+        if owner not in wholes:
+            whole = "".join(owner.itertext())
+            wholes[owner] = whole, normalise_space(whole)
+        whole, normalised = wholes[owner]
+        code.append(code_text(whole) if normalised == line else line)
+    return code
 
 
 def _neighbour_means(values: Sequence[float]) -> list[float]:
