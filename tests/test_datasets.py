@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from webclean.datasets import DataError, jsonl_rows, read_pages, set_name
+from webclean.datasets import DataError, Page, jsonl_rows, read_pages, set_name, split_comments
 
 
 def test_rows_of_a_plain_and_a_gzip_file(tmp_path: Path) -> None:
@@ -32,3 +32,18 @@ def test_a_bad_line_is_named_in_the_error(tmp_path: Path, line: str, reason: str
 def test_a_missing_file_is_a_data_error(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="No such file"):
         list(jsonl_rows(tmp_path / "missing.jsonl.gz"))
+
+
+@pytest.mark.parametrize(
+    "mark", ["!@#$%^&*()  COMMENTS", "!@#$%^&*() COMMENTS", "!@ $%^&*()  COMMENTS", "@#$%^&*() COMMNENTS", "!@#$%^&*()"]
+)
+def test_dragnet_comments_are_no_main_text(mark: str) -> None:
+    row = {"id": "a", "text": f"The article.\nIts last line.\n{mark}\nFirst!\nGreat post, thanks.", "html": ""}
+    page = Page.from_json(row, source="dragnet")
+    assert page.text == "The article.\nIts last line."
+    assert page.comments == "First!\nGreat post, thanks."
+
+
+@pytest.mark.parametrize("text", ["One part.\n* * * * *\nAnother part.", "Price: $5 (20% off!)\nMore.", "A & B\n#1"])
+def test_a_text_without_dragnet_s_line_is_all_article(text: str) -> None:
+    assert split_comments(text) == (text, "")

@@ -9,12 +9,14 @@ from webclean.denoise import KEPT, denoise
 from webclean.features import FEATURE_SETS, FEATURE_WIDTHS
 from webclean.line_features import line_units
 from webclean.parse import parse_html
-from webclean.segment import _RELATED_NAME_RE, IN_RELATED, RELATED_NAME, segment
+from webclean.segment import _RELATED_NAME_RE, ANCESTOR_GROUPS, IN_RELATED, RELATED_NAME, segment
 from webclean.smoothing import (
     _COMMENT_CALL_RE,
     _FILED_RE,
     _PAGE_LABEL_RE,
+    ARTICLE_PARAGRAPHS,
     CODE,
+    COMMENT,
     EMPTY_HEADING,
     FURNITURE,
     ITEM,
@@ -30,6 +32,7 @@ from webclean.smoothing import (
     apply_passes,
     bare_prose,
     code_lines,
+    comment_boxes,
     items,
     link_runs,
     margin_lines,
@@ -88,7 +91,7 @@ def test_method_svm_smooths_link_runs_and_paper_does_not():
     assert classifier_spec("paper").smoothing == ()
     assert classifier_spec("svm").smoothing == (
         "link_runs", "credits", "see_also", "notices", "related_boxes", "empty_headings", "empty_labels",
-        "repeats", "tail_lines", "margin_lines", "items", "code", "furniture", "prose",
+        "repeats", "tail_lines", "margin_lines", "items", "code", "furniture", "comments", "prose",
     )  # fmt: skip
 
 def test_credits_drop_short_lines_that_name_a_source_or_an_editor():
@@ -696,3 +699,48 @@ def test_prose_keeps_the_blocks_paragraphs_when_nothing_else_is_kept():
     # A page with a line kept is left as the decisions made it.
     some = run({LONG: 1.0}, ("furniture", "prose"))
     assert PROSE not in [d.outcome for d in some] and any(d.text for d in some)
+
+
+COMMENT_GROUP = 1 << [name for name, _ in ANCESTOR_GROUPS].index("comment")
+
+
+def test_comments_under_an_article_are_dropped_and_a_threads_replies_kept():
+    reply = line_unit("Great write-up, thanks. I ran into the same problem with my own setup last winter.")._replace(groups=COMMENT_GROUP)
+    who = line_unit("jane_doe", "link")._replace(groups=COMMENT_GROUP)
+    article = [line_unit(PARAGRAPH) for _ in range(ARTICLE_PARAGRAPHS)]
+    units = [*article, line_unit("3 comments", "heading"), who, reply]
+    kept = [u.text for u in units]
+    assert comment_boxes(units, kept) == [False] * (ARTICLE_PARAGRAPHS + 1) + [True, True]
+    # A thread's opening post is short: its replies are the text.
+    opening = [*article[: ARTICLE_PARAGRAPHS - 1], who, reply]
+    assert comment_boxes(opening, [u.text for u in opening]) == [False] * len(opening)
+    # A paragraph inside the comment boxes does not count towards the article's.
+    boxed = [*article[:-1], line_unit(PARAGRAPH)._replace(groups=COMMENT_GROUP), reply]
+    assert not any(comment_boxes(boxed, [u.text for u in boxed]))
+    # A thread located as its posts keeps them, whatever their boxes are named.
+    posted = [*article, reply._replace(post=1)]
+    assert not any(comment_boxes(posted, [u.text for u in posted]))
+    # What the decisions dropped stays dropped, and is not the pass's.
+    assert comment_boxes(units, [*kept[:-1], None]) == [False] * (ARTICLE_PARAGRAPHS + 1) + [True, False]
+
+
+def test_an_articles_comment_section_is_not_extracted():
+    from webclean import extract
+    from webclean.explain import explain
+
+    story = "The council voted on Tuesday to keep the library open on Sundays, after a petition signed by four thousand residents. "
+    comments = [
+        "I grew up two streets from that library and it is wonderful news for the families who still use it every week.",
+        "Finally some good news from the council. My kids will be thrilled, they practically live in the reading room on weekends.",
+    ]
+    page = (
+        "<html><body><div id='main'><h1>Library stays open on Sundays</h1>"
+        + "".join(f"<p>{story * 2}</p>" for _ in range(5))
+        + "<div id='comments'><h3>2 comments</h3><ol class='comment-list'>"
+        + "".join(f"<li class='comment'><p><a href='/u'>reader{i}</a> says:</p><p>{c}</p></li>" for i, c in enumerate(comments))
+        + "</ol></div></div></body></html>"
+    )
+    text = extract(page).text
+    assert story.strip() in text and not any(comment in text for comment in comments)
+    # The classifier keeps them; the pass drops them.
+    assert [unit.outcome for unit in explain(page).units if unit.text in comments] == [COMMENT, COMMENT]

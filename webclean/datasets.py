@@ -8,12 +8,18 @@ A page may also carry ``peers``, the texts other extractors made of it (extracto
 name → text; ``scripts/peer_texts.py`` adds them). Training labels by their agreement
 the units that the gold does not decide (weak labels, gold.PeerVotes); a page with
 peers and no gold text is ``weak``: it trains, and has nothing to be scored against.
+
+The Dragnet benchmark writes a page's readers' comments after its article, behind a
+line of ``!@#$%^&*()  COMMENTS`` (typed by hand: a symbol missing or doubled, the word
+misspelt): ``text`` is the article before that line, the main text, and ``comments``
+what follows it, which no score counts as main content and training learns as noise.
 """
 
 from __future__ import annotations
 
 import gzip
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +39,7 @@ class Page:
     peers: tuple[tuple[str, str], ...] = ()  # (extractor, text) pairs
     page_type: str = ""  # the set's own page kind, where it gives one (WCXB: article, listing, ...)
     site: str = ""  # the site the set names for the page (WCXB: domain; GNE: site), if any
+    comments: str = ""  # the readers' comments a gold in Dragnet's form writes after its article
 
     @property
     def has_full_gold(self) -> bool:
@@ -43,7 +50,7 @@ class Page:
         peers = row.get("peers") or {}
         if not isinstance(peers, dict):
             raise ValueError(f"page {row.get('id')!r}: peers must be an object of extractor name to text")
-        text = row.get("text") or ""
+        text, comments = split_comments(row.get("text") or "")
         return cls(
             id=str(row.get("id", "")),
             source=str(row.get("source") or source),
@@ -57,7 +64,23 @@ class Page:
             peers=tuple((str(name), str(peer or "")) for name, peer in peers.items()),
             page_type=str(row.get("page_type") or ""),
             site=str(row.get("domain") or row.get("site") or ""),
+            comments=comments,
         )
+
+
+# Dragnet's line between a page's article and its comments: its symbols, spaced or not,
+# and a word in capitals ("COMMENTS"). Four different symbols at least, so that a
+# section break of asterisks in an article ("* * * * *") is no such line.
+_COMMENTS_LINE = re.compile(r"^[ \t]*((?:[!@#$%^&*()][ \t]*){5,})[A-Z]*[ \t]*$", re.MULTILINE)
+
+
+def split_comments(text: str) -> tuple[str, str]:
+    """A gold text split at Dragnet's comments line: (the article, the comments); a
+    text without that line is all article."""
+    for line in _COMMENTS_LINE.finditer(text):
+        if len(set(line.group(1)) - set(" \t")) >= 4:
+            return text[: line.start()].rstrip(), text[line.end() :].strip()
+    return text, ""
 
 
 class DataError(ValueError):

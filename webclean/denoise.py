@@ -23,6 +23,7 @@ from webclean.features import FEATURE_SETS
 from webclean.lexicon import NoiseLexicon
 from webclean.smoothing import (
     CODE,
+    COMMENT,
     DENOISE_PASSES,
     FURNITURE,
     ITEM,
@@ -33,6 +34,7 @@ from webclean.smoothing import (
     apply_passes,
     bare_prose,
     code_lines,
+    comment_boxes,
     items,
     link_runs,
     margin_lines,
@@ -87,7 +89,8 @@ def denoise(
     the page says it is one story, metadata.is_story), ``code`` (smoothing.code_lines),
     which keeps the lines of a ``<pre>`` inside the text, ``furniture``,
     which drops the kept lines inside the page's footer, navigation, banner or asides
-    (Unit.furniture), and ``prose`` (smoothing.bare_prose), which keeps the block's
+    (Unit.furniture), ``comments`` (smoothing.comment_boxes), which drops the
+    readers' comments under an article, and ``prose`` (smoothing.bare_prose), which keeps the block's
     paragraphs of prose when nothing else is kept; ``whole``
     keeps a long unit whole that the noise filter would drop (method svm only; see
     :func:`decide`). ``values``: each sample's decision value as a whole too, at the
@@ -127,6 +130,10 @@ def denoise(
     if "furniture" in smoothing:
         by_pass = [FURNITURE if unit.furniture and text is not None else by for unit, text, by in zip(units, kept, by_pass)]
         kept = [None if unit.furniture else text for unit, text in zip(units, kept)]
+    if "comments" in smoothing:
+        comments = comment_boxes(units, kept)
+        by_pass = [COMMENT if drop else by for by, drop in zip(by_pass, comments)]
+        kept = [None if drop else text for text, drop in zip(kept, comments)]
     if "prose" in smoothing and not any(kept):
         kept, by_pass = _keep(units, kept, by_pass, bare_prose(units), PROSE)
     scores = unit_values(units, lexicon, svm, feature_set, in_runs, timer, known) if values else [None] * len(units)

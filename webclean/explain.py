@@ -18,6 +18,7 @@ from webclean.model import Model, default_model
 from webclean.registry import method
 from webclean.result import Extraction, Status
 from webclean.smoothing import (
+    COMMENT,
     CREDIT,
     EMPTY_HEADING,
     EMPTY_LABEL,
@@ -35,8 +36,9 @@ from webclean.text import text_length
 
 # The outcomes of a unit (webclean/denoise.py, webclean/smoothing.py), named here too for the callers of explain.
 __all__ = [
-    "AS_IS", "CREDIT", "DROPPED", "EMPTY_HEADING", "EMPTY_LABEL", "FURNITURE", "ITEM", "KEPT", "LINK_RUN", "NOTICE", "PARTLY_KEPT", "POST",
-    "POST_REST", "RELATED_BOX", "REPEAT", "SEE_ALSO", "UNSURE_MARGIN", "UNSURE_TAIL", "Explanation", "UnitReport", "explain",
+    "AS_IS", "COMMENT", "CREDIT", "DROPPED", "EMPTY_HEADING", "EMPTY_LABEL", "FURNITURE", "ITEM", "KEPT", "LINK_RUN", "NOTICE",
+    "PARTLY_KEPT", "POST", "POST_REST", "RELATED_BOX", "REPEAT", "SEE_ALSO", "UNSURE_MARGIN", "UNSURE_TAIL", "Explanation", "UnitReport",
+    "explain",
 ]  # fmt: skip
 
 _REGIONS = {-1: "before", 0: "block", 1: "after"}
@@ -52,7 +54,7 @@ class UnitReport:
     link_ratio: float
     decision: float | None  # the classifier's value for the whole unit; None where not classified
     outcome: str  # KEPT, PARTLY_KEPT, DROPPED, LINK_RUN, POST, POST_REST, CREDIT, SEE_ALSO, NOTICE,
-    # RELATED_BOX, EMPTY_HEADING, EMPTY_LABEL, REPEAT, UNSURE_TAIL, UNSURE_MARGIN, ITEM, FURNITURE or AS_IS
+    # RELATED_BOX, EMPTY_HEADING, EMPTY_LABEL, REPEAT, UNSURE_TAIL, UNSURE_MARGIN, ITEM, FURNITURE, COMMENT or AS_IS
     kept: str  # what the extraction keeps of it ("" when nothing)
 
 

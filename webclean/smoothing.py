@@ -19,7 +19,7 @@ from webclean.classifier import SVMParams
 from webclean.features import feature_matrix
 from webclean.lexicon import NoiseLexicon
 from webclean.line_features import LONG_LINE, PROSE_LINK_RATIO, is_prose
-from webclean.segment import IN_RELATED, RELATED_NAME
+from webclean.segment import ANCESTOR_GROUPS, IN_RELATED, RELATED_NAME
 from webclean.text import text_length
 from webclean.timing import StageTimer, timed
 from webclean.tokenize import cjk_chars
@@ -37,6 +37,7 @@ UNSURE_MARGIN = "unsure margin"  # before the block, all link or kept with a dec
 ITEM = "item"  # a line of a page of items, kept with the whole block (items)
 REPEAT = "repeat"  # a kept line that copies a kept line before it, shown again by the layout (repeats)
 CODE = "code"  # a line of a <pre> inside the text (Unit.code), kept whatever the classifier said (code_lines)
+COMMENT = "comment"  # a kept line of the readers' comments under an article, dropped (comment_boxes)
 PROSE = "prose"  # a paragraph of prose of the block, kept when the decisions kept nothing of the page (bare_prose)
 FURNITURE = "furniture"  # a line of the page's footer, navigation, banner or asides (Unit.furniture), dropped whatever was decided
 
@@ -46,7 +47,7 @@ FURNITURE = "furniture"  # a line of the page's footer, navigation, banner or as
 SMOOTHING_PASSES = (
     "link_runs", "credits", "see_also", "notices", "related_boxes", "empty_headings", "empty_labels", "repeats",
 )  # fmt: skip
-DENOISE_PASSES = ("tail_lines", "margin_lines", "items", "code", "furniture", "prose")
+DENOISE_PASSES = ("tail_lines", "margin_lines", "items", "code", "furniture", "comments", "prose")
 # A paragraph of more than this many characters is the text's own (empty_headings).
 TEXT_PARAGRAPH_CHARS = 80
 # A credit line: a short line that names the story's source or its editor (来源：新华社,
@@ -653,6 +654,32 @@ def code_lines(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
         and unit.link_ratio <= CODE_LINK_RATIO
         for i, unit in enumerate(units)
     ]  # fmt: skip
+
+
+# An article holds this many kept paragraphs of more than TEXT_PARAGRAPH_CHARS characters
+# outside the boxes named for comments, at least (comment_boxes): a thread's opening post
+# holds fewer, and there the replies are the text.
+ARTICLE_PARAGRAPHS = 4
+_COMMENT_BIT = 1 << [name for name, _ in ANCESTOR_GROUPS].index("comment")
+
+
+def comment_boxes(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
+    """Which units are kept lines of the readers' comments under an article (the
+    ``comments`` pass): lines inside a box whose class, id or tag names comments or
+    replies (Unit.groups: "comment-list", "disqus_thread", "respond"), outside a
+    thread's posts, on a page whose kept text outside such boxes holds
+    ARTICLE_PARAGRAPHS paragraphs at least. A forum's thread, a question's answers or a
+    review site's reviews, whose opening post is short, keep their replies; and the
+    posts of a thread located as such (Unit.post) are the thread's whatever their boxes
+    are named.
+    """
+    inside = [bool(unit.groups & _COMMENT_BIT) and unit.post == 0 for unit in units]
+    if not any(inside):
+        return inside
+    outside = [text if not box else None for text, box in zip(kept, inside)]
+    if len(_paragraphs(units, outside)) < ARTICLE_PARAGRAPHS:
+        return [False] * len(units)
+    return [box and bool(text) for box, text in zip(inside, kept)]
 
 
 def bare_prose(units: Sequence[Unit]) -> list[bool]:
