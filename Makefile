@@ -69,8 +69,8 @@ clean:
 DATA ?= ../shared/data
 MODEL_DATA := $(DATA)/cwced_cleaneval.jsonl.gz $(DATA)/cwced_modern.jsonl.gz $(DATA)/readability.jsonl.gz $(DATA)/trafilatura.jsonl.gz
 # The default model (svm) learns from every dev set whose licence allows shipping it, the
-# modern English and Chinese sets included; not from dragnet, whose gold counts the
-# readers' comments as main text (webclean/models/README.md), nor cleaneval_zh.
+# modern English and Chinese sets included; not from dragnet, which lowers other sets
+# held out when trained on (webclean/models/README.md), nor cleaneval_zh.
 MODERN_DATA := $(DATA)/wcxb_dev.jsonl.gz $(DATA)/gne_zh_dev.jsonl.gz
 WEAK_DATA := build/weak/trafilatura.jsonl.gz
 models: install $(NOTEBOOK_STAMP)

@@ -159,8 +159,9 @@ def _fmt(value: float | int | None) -> str:
 # its twin, and folds keep twin pages together (they share their HTML, site_of).
 TWINS = {"cleaneval_zh": "cwced_cleaneval", "cwced_cleaneval": "cleaneval_zh"}
 # Scored, never trained on, as the packaged models leave them out (webclean/models/README.md):
-# cleaneval_zh's gold states no licence; dragnet's gold counts the readers' comments
-# as main text, which no other set's gold and no user of a clean corpus does.
+# cleaneval_zh's gold states no licence; dragnet, trained on with its article as gold
+# (datasets.split_comments), lowers readability and wcxb_dev held out
+# (docs/experiments/quality-history.md, "Dragnet's gold read as its article").
 SCORE_ONLY = frozenset({"cleaneval_zh", "dragnet"})
 
 
