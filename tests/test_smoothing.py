@@ -725,7 +725,7 @@ def test_comments_under_an_article_are_dropped_and_a_threads_replies_kept():
 
 
 def test_an_articles_comment_section_is_not_extracted():
-    from webclean import extract
+    from webclean import Config, extract
     from webclean.explain import explain
 
     story = "The council voted on Tuesday to keep the library open on Sundays, after a petition signed by four thousand residents. "
@@ -742,5 +742,8 @@ def test_an_articles_comment_section_is_not_extracted():
     )
     text = extract(page).text
     assert story.strip() in text and not any(comment in text for comment in comments)
+    # A corpus that wants the discussion too keeps them.
+    with_comments = extract(page, config=Config().with_overrides(["denoise.comments=true"])).text
+    assert story.strip() in with_comments and all(comment in with_comments for comment in comments)
     # The classifier keeps them; the pass drops them.
     assert [unit.outcome for unit in explain(page).units if unit.text in comments] == [COMMENT, COMMENT]

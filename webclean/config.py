@@ -169,6 +169,9 @@ class DenoiseConfig:
     """Step 4: the noise filter for long tags."""
 
     beta: int = 40
+    # Method svm: keep the readers' comments under an article (its pass ``comments`` off;
+    # smoothing.comment_boxes), for a corpus that wants the discussion too.
+    comments: bool = False
 
     def validate(self) -> None:
         _check_range("denoise.beta", self.beta, 1, 10**6)

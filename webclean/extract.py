@@ -161,9 +161,12 @@ def _classify(
     if page.block is None:
         return ClassifiedPage(page, ())
     spec = classifier_spec(config.method)
+    smoothing = spec.smoothing
+    if config.denoise.comments:
+        smoothing = tuple(name for name in smoothing if name != "comments")
     with timed(timer, "denoise"):
         decisions = denoise(
-            page.units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, spec.smoothing, page.title,
+            page.units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, smoothing, page.title,
             spec.keep_whole, story=partial(is_story, page.root), values=values, timer=timer,
         )  # fmt: skip
     return ClassifiedPage(page, tuple(decisions))
