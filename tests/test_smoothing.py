@@ -14,7 +14,7 @@ from webclean.smoothing import (
     _COMMENT_CALL_RE,
     _FILED_RE,
     _PAGE_LABEL_RE,
-    ARTICLE_PARAGRAPHS,
+    ARTICLE_CHARS,
     CODE,
     COMMENT,
     EMPTY_HEADING,
@@ -707,21 +707,19 @@ COMMENT_GROUP = 1 << [name for name, _ in ANCESTOR_GROUPS].index("comment")
 def test_comments_under_an_article_are_dropped_and_a_threads_replies_kept():
     reply = line_unit("Great write-up, thanks. I ran into the same problem with my own setup last winter.")._replace(groups=COMMENT_GROUP)
     who = line_unit("jane_doe", "link")._replace(groups=COMMENT_GROUP)
-    article = [line_unit(PARAGRAPH) for _ in range(ARTICLE_PARAGRAPHS)]
+    article = [line_unit(PARAGRAPH) for _ in range(ARTICLE_CHARS // len(PARAGRAPH) + 1)]
     units = [*article, line_unit("3 comments", "heading"), who, reply]
     kept = [u.text for u in units]
-    assert comment_boxes(units, kept) == [False] * (ARTICLE_PARAGRAPHS + 1) + [True, True]
-    # A thread's opening post is short: its replies are the text.
-    opening = [*article[: ARTICLE_PARAGRAPHS - 1], who, reply]
-    assert comment_boxes(opening, [u.text for u in opening]) == [False] * len(opening)
-    # A paragraph inside the comment boxes does not count towards the article's.
-    boxed = [*article[:-1], line_unit(PARAGRAPH)._replace(groups=COMMENT_GROUP), reply]
+    assert comment_boxes(units, kept) == [False] * (len(article) + 1) + [True, True]
+    # A page whose text sits in such boxes (a thread whose engine names its posts so) keeps it.
+    boxed = [line_unit(PARAGRAPH), *(unit._replace(groups=COMMENT_GROUP) for unit in article[1:]), reply]
     assert not any(comment_boxes(boxed, [u.text for u in boxed]))
     # A thread located as its posts keeps them, whatever their boxes are named.
     posted = [*article, reply._replace(post=1)]
     assert not any(comment_boxes(posted, [u.text for u in posted]))
-    # What the decisions dropped stays dropped, and is not the pass's.
-    assert comment_boxes(units, [*kept[:-1], None]) == [False] * (ARTICLE_PARAGRAPHS + 1) + [True, False]
+    # What the decisions dropped stays dropped, and is not the pass's; nor does it count.
+    assert comment_boxes(units, [*kept[:-1], None]) == [False] * (len(article) + 1) + [True, False]
+    assert not any(comment_boxes(units, [None] * len(article) + kept[len(article) :]))
 
 
 def test_an_articles_comment_section_is_not_extracted():

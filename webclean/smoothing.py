@@ -656,10 +656,10 @@ def code_lines(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
     ]  # fmt: skip
 
 
-# An article holds this many kept paragraphs of more than TEXT_PARAGRAPH_CHARS characters
-# outside the boxes named for comments, at least (comment_boxes): a thread's opening post
-# holds fewer, and there the replies are the text.
-ARTICLE_PARAGRAPHS = 4
+# The kept text outside the boxes named for comments holds this many characters at least
+# where the pass comments drops what they hold (comment_boxes): a page whose text all
+# sits in such boxes keeps it.
+ARTICLE_CHARS = 500
 _COMMENT_BIT = 1 << [name for name, _ in ANCESTOR_GROUPS].index("comment")
 
 
@@ -667,17 +667,14 @@ def comment_boxes(units: Sequence[Unit], kept: Sequence[str | None]) -> list[boo
     """Which units are kept lines of the readers' comments under an article (the
     ``comments`` pass): lines inside a box whose class, id or tag names comments or
     replies (Unit.groups: "comment-list", "disqus_thread", "respond"), outside a
-    thread's posts, on a page whose kept text outside such boxes holds
-    ARTICLE_PARAGRAPHS paragraphs at least. A forum's thread, a question's answers or a
-    review site's reviews, whose opening post is short, keep their replies; and the
-    posts of a thread located as such (Unit.post) are the thread's whatever their boxes
-    are named.
+    thread's posts, on a page that keeps ARTICLE_CHARS characters at least outside
+    such boxes. The posts of a thread located as such (Unit.post) are the thread's,
+    whatever their boxes are named.
     """
     inside = [bool(unit.groups & _COMMENT_BIT) and unit.post == 0 for unit in units]
     if not any(inside):
         return inside
-    outside = [text if not box else None for text, box in zip(kept, inside)]
-    if len(_paragraphs(units, outside)) < ARTICLE_PARAGRAPHS:
+    if sum(len(text) for text, box in zip(kept, inside) if text and not box) < ARTICLE_CHARS:
         return [False] * len(units)
     return [box and bool(text) for box, text in zip(inside, kept)]
 
