@@ -90,8 +90,8 @@ def denoise(
     which keeps the lines of a ``<pre>`` inside the text, ``furniture``,
     which drops the kept lines inside the page's footer, navigation, banner or asides
     (Unit.furniture), ``comments`` (smoothing.comment_boxes), which drops the
-    readers' comments under an article, and ``prose`` (smoothing.bare_prose), which keeps the block's
-    paragraphs of prose when nothing else is kept; ``whole``
+    readers' comments under an article, and ``prose`` (smoothing.bare_prose), which
+    keeps the block's paragraphs of prose when nothing else is kept; ``whole``
     keeps a long unit whole that the noise filter would drop (method svm only; see
     :func:`decide`). ``values``: each sample's decision value as a whole too, at the
     cost of one more classification of the units (``webclean extract --explain``).
