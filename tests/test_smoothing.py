@@ -9,7 +9,7 @@ from webclean.denoise import KEPT, denoise
 from webclean.features import FEATURE_SETS, FEATURE_WIDTHS
 from webclean.line_features import line_units
 from webclean.parse import parse_html
-from webclean.segment import _RELATED_NAME_RE, ANCESTOR_GROUPS, IN_RELATED, RELATED_NAME, segment
+from webclean.segment import _RELATED_NAME_RE, GROUP_BIT, IN_RELATED, RELATED_NAME, segment
 from webclean.smoothing import (
     _COMMENT_CALL_RE,
     _FILED_RE,
@@ -701,7 +701,7 @@ def test_prose_keeps_the_blocks_paragraphs_when_nothing_else_is_kept():
     assert PROSE not in [d.outcome for d in some] and any(d.text for d in some)
 
 
-COMMENT_GROUP = 1 << [name for name, _ in ANCESTOR_GROUPS].index("comment")
+COMMENT_GROUP = GROUP_BIT["comment"]
 
 
 def test_comments_under_an_article_are_dropped_and_a_threads_replies_kept():

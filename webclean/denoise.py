@@ -113,9 +113,7 @@ def denoise(
         by_pass = [by or before for before, by in zip(by_pass, dropped_by)]
     for name, unsure_of, outcome in (("tail_lines", tail_lines, UNSURE_TAIL), ("margin_lines", margin_lines, UNSURE_MARGIN)):
         if name in smoothing:
-            unsure = unsure_of(units, kept, lexicon, svm, feature_set, timer, known)
-            kept = [None if drop else text for text, drop in zip(kept, unsure)]
-            by_pass = [outcome if drop else by for by, drop in zip(by_pass, unsure)]
+            kept, by_pass = _drop(kept, by_pass, unsure_of(units, kept, lexicon, svm, feature_set, timer, known), outcome)
     if "empty_headings" in smoothing:
         # The headings of the lines dropped since the pass ran (by the later passes, the
         # tail's and the margin's) may head nothing now.
@@ -131,9 +129,7 @@ def denoise(
         by_pass = [FURNITURE if unit.furniture and text is not None else by for unit, text, by in zip(units, kept, by_pass)]
         kept = [None if unit.furniture else text for unit, text in zip(units, kept)]
     if "comments" in smoothing:
-        comments = comment_boxes(units, kept)
-        by_pass = [COMMENT if drop else by for by, drop in zip(by_pass, comments)]
-        kept = [None if drop else text for text, drop in zip(kept, comments)]
+        kept, by_pass = _drop(kept, by_pass, comment_boxes(units, kept), COMMENT)
     if "prose" in smoothing and not any(kept):
         kept, by_pass = _keep(units, kept, by_pass, bare_prose(units), PROSE)
     scores = unit_values(units, lexicon, svm, feature_set, in_runs, timer, known) if values else [None] * len(units)
@@ -148,6 +144,17 @@ def _keep(
     return (
         [unit.text if take else text for unit, text, take in zip(units, kept, taken)],
         [outcome if take else by for by, take in zip(by_pass, taken)],
+    )
+
+
+def _drop(
+    kept: Sequence[str | None], by_pass: Sequence[str | None], dropped: Sequence[bool], outcome: str
+) -> tuple[list[str | None], list[str | None]]:
+    """The decisions with the ``dropped`` units dropped, each with the outcome of the
+    pass that dropped it."""
+    return (
+        [None if drop else text for text, drop in zip(kept, dropped)],
+        [outcome if drop else by for by, drop in zip(by_pass, dropped)],
     )
 
 

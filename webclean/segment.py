@@ -65,15 +65,16 @@ ANCESTOR_GROUPS = (
     ("header", ""),
 )
 _GROUP_WORDS = tuple(frozenset(words.split()) for _, words in ANCESTOR_GROUPS)
-_GROUP_BIT = {name: 1 << k for k, (name, _) in enumerate(ANCESTOR_GROUPS)}
+# The bit of each group in Line.groups (and Unit.groups), by its name.
+GROUP_BIT = {name: 1 << k for k, (name, _) in enumerate(ANCESTOR_GROUPS)}
 _TAG_GROUPS = {
-    "address": _GROUP_BIT["author"],
-    "figure": _GROUP_BIT["caption"],
-    "figcaption": _GROUP_BIT["caption"],
-    "time": _GROUP_BIT["meta"],
-    "blockquote": _GROUP_BIT["quote"],
-    "form": _GROUP_BIT["form"],
-    "header": _GROUP_BIT["header"],
+    "address": GROUP_BIT["author"],
+    "figure": GROUP_BIT["caption"],
+    "figcaption": GROUP_BIT["caption"],
+    "time": GROUP_BIT["meta"],
+    "blockquote": GROUP_BIT["quote"],
+    "form": GROUP_BIT["form"],
+    "header": GROUP_BIT["header"],
 }
 _CONTENT_ATTR_WORDS = frozenset("article content post entry story main body text detail news artibody endtext".split())
 # What each of those words marks, as bits: bit k for the k-th of ANCESTOR_GROUPS, then

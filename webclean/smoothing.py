@@ -19,7 +19,7 @@ from webclean.classifier import SVMParams
 from webclean.features import feature_matrix
 from webclean.lexicon import NoiseLexicon
 from webclean.line_features import LONG_LINE, PROSE_LINK_RATIO, is_prose
-from webclean.segment import ANCESTOR_GROUPS, IN_RELATED, RELATED_NAME
+from webclean.segment import GROUP_BIT, IN_RELATED, RELATED_NAME
 from webclean.text import text_length
 from webclean.timing import StageTimer, timed
 from webclean.tokenize import cjk_chars
@@ -660,7 +660,6 @@ def code_lines(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
 # where the pass comments drops what they hold (comment_boxes): a page whose text all
 # sits in such boxes keeps it.
 ARTICLE_CHARS = 500
-_COMMENT_BIT = 1 << [name for name, _ in ANCESTOR_GROUPS].index("comment")
 
 
 def comment_boxes(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
@@ -671,7 +670,7 @@ def comment_boxes(units: Sequence[Unit], kept: Sequence[str | None]) -> list[boo
     such boxes. The posts of a thread located as such (Unit.post) are the thread's,
     whatever their boxes are named.
     """
-    inside = [bool(unit.groups & _COMMENT_BIT) and unit.post == 0 for unit in units]
+    inside = [bool(unit.groups & GROUP_BIT["comment"]) and unit.post == 0 for unit in units]
     if not any(inside):
         return inside
     if sum(len(text) for text, box in zip(kept, inside) if text and not box) < ARTICLE_CHARS:
