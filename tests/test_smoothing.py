@@ -29,6 +29,7 @@ from webclean.smoothing import (
     RELATED_BOX,
     UNSURE_MARGIN,
     UNSURE_TAIL,
+    CORE_GAP,
     apply_passes,
     bare_prose,
     code_lines,
@@ -36,6 +37,7 @@ from webclean.smoothing import (
     items,
     link_runs,
     margin_lines,
+    past_core,
     smooth,
     tail_lines,
     teaser_heads,
@@ -91,7 +93,7 @@ def test_method_svm_smooths_link_runs_and_paper_does_not():
     assert classifier_spec("paper").smoothing == ()
     assert classifier_spec("svm").smoothing == (
         "link_runs", "credits", "see_also", "notices", "related_boxes", "empty_headings", "empty_labels",
-        "repeats", "tail_lines", "margin_lines", "items", "code", "furniture", "comments", "prose",
+        "repeats", "tail_lines", "margin_lines", "items", "code", "furniture", "comments", "past_core", "prose",
     )  # fmt: skip
 
 def test_credits_drop_short_lines_that_name_a_source_or_an_editor():
@@ -704,7 +706,7 @@ def test_prose_keeps_the_blocks_paragraphs_when_nothing_else_is_kept():
 COMMENT_GROUP = GROUP_BIT["comment"]
 
 
-def test_comments_under_an_article_are_dropped_and_a_threads_replies_kept():
+def test_comments_under_an_article_are_dropped_with_its_posts_and_a_forums_kept():
     reply = line_unit("Great write-up, thanks. I ran into the same problem with my own setup last winter.")._replace(groups=COMMENT_GROUP)
     who = line_unit("jane_doe", "link")._replace(groups=COMMENT_GROUP)
     article = [line_unit(PARAGRAPH) for _ in range(ARTICLE_CHARS // len(PARAGRAPH) + 1)]
@@ -714,9 +716,12 @@ def test_comments_under_an_article_are_dropped_and_a_threads_replies_kept():
     # A page whose text sits in such boxes (a thread whose engine names its posts so) keeps it.
     boxed = [line_unit(PARAGRAPH), *(unit._replace(groups=COMMENT_GROUP) for unit in article[1:]), reply]
     assert not any(comment_boxes(boxed, [u.text for u in boxed]))
-    # A thread located as its posts keeps them, whatever their boxes are named.
+    # Comments located as a thread's posts go too, under an article kept outside them ...
     posted = [*article, reply._replace(post=1)]
-    assert not any(comment_boxes(posted, [u.text for u in posted]))
+    assert comment_boxes(posted, [u.text for u in posted]) == [False] * len(article) + [True]
+    # ... and a forum whose engine names its posts so keeps them all, its first post among them.
+    thread = [*(unit._replace(post=1) for unit in boxed), reply._replace(post=1)]
+    assert not any(comment_boxes(thread, [u.text for u in thread]))
     # What the decisions dropped stays dropped, and is not the pass's; nor does it count.
     assert comment_boxes(units, [*kept[:-1], None]) == [False] * (len(article) + 1) + [True, False]
     assert not any(comment_boxes(units, [None] * len(article) + kept[len(article) :]))
@@ -745,3 +750,50 @@ def test_an_articles_comment_section_is_not_extracted():
     assert story.strip() in with_comments and all(comment in with_comments for comment in comments)
     # The classifier keeps them; the pass drops them.
     assert [unit.outcome for unit in explain(page).units if unit.text in comments] == [COMMENT, COMMENT]
+
+
+STORY_LINE = (
+    "The ferry between the two islands will run every hour from May, the harbour board said on Monday, after a year of"
+    " delays and two changes of operator."
+)
+TEASER_LINE = (
+    "Another story from the same site, summarised at such length under its headline that it reads like a paragraph of"
+    " prose to the eye."
+)
+
+
+def _block_units(inner: str) -> list:
+    body = parse_html(f"<html><body><div id='main'>{inner}</div></body></html>").find("body")
+    return line_units(segment(body), body.find("div"))
+
+
+def test_the_lines_past_the_box_of_the_text_are_marked():
+    story = "<div class='story'><h1>Ferry every hour</h1>" + f"<p>{STORY_LINE}</p>" * 5 + "</div>"
+    share = "<div class='bar'>" + "".join(f"<a href='/s{k}'>Share on network {k}</a><br>" for k in range(5)) + "</div>"
+    more = "<div class='more'><h3>More from the site</h3>" + f"<p>{TEASER_LINE}</p>" * 2 + "</div>"
+    units = _block_units(story + share + more)
+    assert [u.past_core for u in units] == [False] * 6 + [True] * 8
+    # A table is no such box: a table of prose and the references under it hold together.
+    table = "<table>" + f"<tr><td>{STORY_LINE}</td></tr>" * 5 + "</table><h2>References</h2><ol><li>A book, 1999.</li></ol>"
+    assert not any(u.past_core for u in _block_units(table))
+    # A block with little prose has no such box.
+    assert not any(u.past_core for u in _block_units(f"<div><p>{STORY_LINE}</p></div><div><p>{TEASER_LINE}</p></div>"))
+    # Nor do the lines of a thread located as its posts, or of the block's margins.
+    body = parse_html(f"<html><body><div>{story}{more}</div></body></html>").find("body")
+    assert not any(u.past_core for u in line_units(segment(body), body.find("div"), posts=(set(), set())))
+    assert not any(u.past_core for u in line_units(segment(body), body.find("div"), region=1))
+
+
+def test_past_core_drops_what_follows_the_text_past_a_gap():
+    story = "<div class='story'><h1>Ferry every hour</h1>" + f"<p>{STORY_LINE}</p>" * 5 + "</div>"
+    links = "<div class='bar'>" + "".join(f"<a href='/s{k}'>Share on network {k}</a><br>" for k in range(CORE_GAP)) + "</div>"
+    more = "<div class='more'><h3>More from the site</h3>" + f"<p>{TEASER_LINE}</p>" * 2 + "</div>"
+    units = _block_units(story + links + more)
+    kept = [None if u.link_ratio == 1.0 else u.text for u in units]
+    assert past_core(units, kept) == [False] * (6 + CORE_GAP) + [True] * 3
+    # A section that follows the text closely is kept: one line of the gap kept.
+    closer = [*kept[:6], units[6].text, *kept[7:]]
+    assert not any(past_core(units, closer))
+    # Where no paragraph of prose is kept before the gap, what follows is the text.
+    assert not any(past_core(units, [None] * (6 + CORE_GAP) + kept[6 + CORE_GAP :]))
+    assert not any(past_core(units, [units[0].text, *[None] * (5 + CORE_GAP), *kept[6 + CORE_GAP :]]))

@@ -28,6 +28,7 @@ from webclean.smoothing import (
     FURNITURE,
     ITEM,
     LINK_RUN,
+    PAST_CORE,
     PROSE,
     UNSURE_MARGIN,
     UNSURE_TAIL,
@@ -38,6 +39,7 @@ from webclean.smoothing import (
     items,
     link_runs,
     margin_lines,
+    past_core,
     tail_lines,
     teaser_heads,
     whole_values,
@@ -90,7 +92,9 @@ def denoise(
     which keeps the lines of a ``<pre>`` inside the text, ``furniture``,
     which drops the kept lines inside the page's footer, navigation, banner or asides
     (Unit.furniture), ``comments`` (smoothing.comment_boxes), which drops the
-    readers' comments under an article, and ``prose`` (smoothing.bare_prose), which
+    readers' comments under an article, ``past_core`` (smoothing.past_core), which
+    drops what follows the box of the block's text past a gap, and ``prose``
+    (smoothing.bare_prose), which
     keeps the block's paragraphs of prose when nothing else is kept; ``whole``
     keeps a long unit whole that the noise filter would drop (method svm only; see
     :func:`decide`). ``values``: each sample's decision value as a whole too, at the
@@ -130,6 +134,8 @@ def denoise(
         kept = [None if unit.furniture else text for unit, text in zip(units, kept)]
     if "comments" in smoothing:
         kept, by_pass = _drop(kept, by_pass, comment_boxes(units, kept), COMMENT)
+    if "past_core" in smoothing:
+        kept, by_pass = _drop(kept, by_pass, past_core(units, kept), PAST_CORE)
     if "prose" in smoothing and not any(kept):
         kept, by_pass = _keep(units, kept, by_pass, bare_prose(units), PROSE)
     scores = unit_values(units, lexicon, svm, feature_set, in_runs, timer, known) if values else [None] * len(units)

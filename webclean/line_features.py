@@ -9,7 +9,7 @@ import math
 import re
 import string
 from collections.abc import Sequence
-from itertools import islice, repeat
+from itertools import chain, islice, repeat
 
 import numpy as np
 from lxml import etree
@@ -270,7 +270,37 @@ def line_units(
         related=related_boxes(lines),
         copy=repeats(texts, owners, lengths),
         code=_code(owners, texts),
+        past_core=repeat(False, n) if region or block is None or posts is not None else _past_core(owners, lengths, long_lines),
     )
+
+
+# The box that holds the block's text (_past_core): the deepest element holding
+# CORE_SHARE of the characters of the block's lines of prose, on a block with
+# CORE_PROSE_CHARS of them at least. A table's or a list's parts are not such boxes: a
+# table of films holds most of an article's prose, and its references follow it.
+CORE_SHARE = 0.7
+CORE_PROSE_CHARS = 500
+_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "td", "th", "ul", "ol", "li", "dl", "dt", "dd"})
+
+
+def _past_core(owners: Sequence[etree._Element], lengths: Sequence[int], prose: Sequence[int]) -> list[bool]:
+    """Unit.past_core of each line of the block: whether it lies after the box that
+    holds most of the block's prose, outside it."""
+    total = sum(lengths[m] for m in prose)
+    if total < CORE_PROSE_CHARS:
+        return [False] * len(owners)
+    held: dict[etree._Element, int] = {}
+    for m in prose:
+        for element in chain((owners[m],), owners[m].iterancestors()):
+            held[element] = held.get(element, 0) + lengths[m]
+    # The elements that hold the share are nested, each holding more than half the
+    # prose: the deepest holds the least (and, among equals, was met first).
+    core = min((element for element, chars in held.items() if chars >= CORE_SHARE * total), key=held.__getitem__)
+    while core.tag in _PARTS and core.getparent() is not None:
+        core = core.getparent()
+    inside = set(core.iter())
+    last = max(m for m, owner in enumerate(owners) if owner in inside)
+    return [m > last and owner not in inside for m, owner in enumerate(owners)]
 
 
 def _code(owners: Sequence[etree._Element], texts: Sequence[str]) -> list[str]:

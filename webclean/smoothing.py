@@ -38,6 +38,7 @@ ITEM = "item"  # a line of a page of items, kept with the whole block (items)
 REPEAT = "repeat"  # a kept line that copies a kept line before it, shown again by the layout (repeats)
 CODE = "code"  # a line of a <pre> inside the text (Unit.code), kept whatever the classifier said (code_lines)
 COMMENT = "comment"  # a kept line of the readers' comments under an article, dropped (comment_boxes)
+PAST_CORE = "past core"  # a kept line past the box of the block's text and a gap of lines not kept, dropped (past_core)
 PROSE = "prose"  # a paragraph of prose of the block, kept when the decisions kept nothing of the page (bare_prose)
 FURNITURE = "furniture"  # a line of the page's footer, navigation, banner or asides (Unit.furniture), dropped whatever was decided
 
@@ -47,7 +48,7 @@ FURNITURE = "furniture"  # a line of the page's footer, navigation, banner or as
 SMOOTHING_PASSES = (
     "link_runs", "credits", "see_also", "notices", "related_boxes", "empty_headings", "empty_labels", "repeats",
 )  # fmt: skip
-DENOISE_PASSES = ("tail_lines", "margin_lines", "items", "code", "furniture", "comments", "prose")
+DENOISE_PASSES = ("tail_lines", "margin_lines", "items", "code", "furniture", "comments", "past_core", "prose")
 # A paragraph of more than this many characters is the text's own (empty_headings).
 TEXT_PARAGRAPH_CHARS = 80
 # A credit line: a short line that names the story's source or its editor (来源：新华社,
@@ -665,17 +666,41 @@ ARTICLE_CHARS = 500
 def comment_boxes(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
     """Which units are kept lines of the readers' comments under an article (the
     ``comments`` pass): lines inside a box whose class, id or tag names comments or
-    replies (Unit.groups: "comment-list", "disqus_thread", "respond"), outside a
-    thread's posts, on a page that keeps ARTICLE_CHARS characters at least outside
-    such boxes. The posts of a thread located as such (Unit.post) are the thread's,
-    whatever their boxes are named.
+    replies (Unit.groups: "comment-list", "disqus_thread", "respond"), on a page that
+    keeps ARTICLE_CHARS characters at least outside such boxes. A thread located as
+    such (Unit.post) whose posts sit in such boxes is a blog's comments under its post
+    when the page keeps that much outside them, and its posts go too; a forum whose
+    engine names its posts so keeps them, its first post among them.
     """
-    inside = [bool(unit.groups & GROUP_BIT["comment"]) and unit.post == 0 for unit in units]
+    inside = [bool(unit.groups & GROUP_BIT["comment"]) for unit in units]
     if not any(inside):
         return inside
     if sum(len(text) for text, box in zip(kept, inside) if text and not box) < ARTICLE_CHARS:
         return [False] * len(units)
     return [box and bool(text) for box, text in zip(inside, kept)]
+
+
+# So many lines in a row not kept, between the last kept line and the first kept one past
+# the box of the block's text, make the gap after which past_core drops what follows.
+CORE_GAP = 4
+
+
+def past_core(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
+    """Which kept lines lie past the box of the block's text (Unit.past_core) and past a
+    gap of CORE_GAP lines not kept at least, where a paragraph of prose is kept before
+    them (the ``past_core`` pass): the block grew
+    over what follows the article, a feed of other stories, a blog's sidebar, its
+    readers' comments, and the lines between (a share bar, "Related posts", a reply
+    form) are dropped. A section that follows the text's box closely (a list of
+    references, the rest of a service's page under a heading) is kept.
+    """
+    first = next((i for i, (unit, text) in enumerate(zip(units, kept)) if unit.past_core and text), None)
+    if first is None:
+        return [False] * len(units)
+    before = [i for i in range(first) if kept[i]]
+    if not before or first - before[-1] - 1 < CORE_GAP or not any(is_prose(units[i].length, units[i].link_ratio) for i in before):
+        return [False] * len(units)
+    return [unit.past_core and bool(text) for unit, text in zip(units, kept)]
 
 
 def bare_prose(units: Sequence[Unit]) -> list[bool]:

@@ -61,6 +61,10 @@ class Unit(NamedTuple):
     # line. Not a feature: the pass "code" keeps such a line inside the text whatever the
     # classifier says, and the page's text shows it so.
     code: str = ""
+    # After the box that holds most of the located block's prose, outside it
+    # (line_features.CORE_SHARE; False in the margins and in a thread's block). Not a
+    # feature: the smoothing pass "past_core" drops such kept lines past a gap.
+    past_core: bool = False
 
     @property
     def is_sample(self) -> bool:
