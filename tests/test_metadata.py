@@ -133,3 +133,39 @@ def test_the_source_is_the_first_short_line_with_a_label_else_a_meta():
 def test_a_page_says_whether_it_is_one_story(head, body, story):
     page = parse_html(f"<html><head>{head}</head><body>{body}</body></html>")
     assert metadata.is_story(page) is story
+
+
+@pytest.mark.parametrize(
+    ("url", "forum"),
+    [
+        ("https://forum.example.org/topic/319445-roadmap/", True),
+        ("https://community.example.com/travel/first-trip", True),
+        ("https://meta.example.com/t/some-topic/123", True),
+        ("http://bbs.example.cn/thread-4321-1-1.html", True),
+        ("https://example.org/viewtopic.php?f=4&t=167", True),
+        ("https://superuser.com/questions/442960/explorer-keeps-crashing", True),
+        ("https://www.example.com/r/science/comments/1rku5x9/hair_follicles/", True),
+        # A word inside a story's name, another site's own name or a file's directory is no forum.
+        ("https://blog.example.com/2012/05/dont-t-wait-a-discussion-of-threads", False),
+        ("https://www.warriorforum.com/beginners-area/1488296-simple-method.html", False),
+        ("file:///home/me/forum/page.html", False),
+        ("http://[::1", False),
+        (None, False),
+    ],
+)
+def test_a_pages_address_says_whether_it_is_a_forums(url, forum):
+    assert metadata.is_forum(url) is forum
+
+
+@pytest.mark.parametrize(
+    ("body", "form"),
+    [
+        ("<div id='respond' class='comment-respond'><h3>Leave a Reply</h3></div>", True),
+        ("<div class='box comment-form'></div>", True),
+        ("<section class='comments-form'></section>", True),
+        ("<div id='comments'><p>Nice.</p></div>", False),
+        ("<div class='responsive-grid'><p>Cards</p></div>", False),
+    ],
+)
+def test_a_page_says_whether_it_holds_the_box_to_write_a_comment(body, form):
+    assert metadata.holds_comment_form(parse_html(f"<html><body>{body}</body></html>")) is form

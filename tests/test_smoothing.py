@@ -17,6 +17,7 @@ from webclean.smoothing import (
     ARTICLE_CHARS,
     CODE,
     COMMENT,
+    CORE_GAP,
     EMPTY_HEADING,
     FURNITURE,
     ITEM,
@@ -29,7 +30,6 @@ from webclean.smoothing import (
     RELATED_BOX,
     UNSURE_MARGIN,
     UNSURE_TAIL,
-    CORE_GAP,
     apply_passes,
     bare_prose,
     code_lines,
@@ -722,6 +722,12 @@ def test_comments_under_an_article_are_dropped_with_its_posts_and_a_forums_kept(
     # ... and a forum whose engine names its posts so keeps them all, its first post among them.
     thread = [*(unit._replace(post=1) for unit in boxed), reply._replace(post=1)]
     assert not any(comment_boxes(thread, [u.text for u in thread]))
+    # A short post under its comments: the box to write one says they are a blog's.
+    short = [line_unit("A picture of the harbour at dawn."), who, reply]
+    short_kept = [u.text for u in short]
+    assert not any(comment_boxes(short, short_kept))
+    assert comment_boxes(short, short_kept, lambda: True) == [False, True, True]
+    assert not any(comment_boxes(short, [None, *short_kept[1:]], lambda: True))
     # What the decisions dropped stays dropped, and is not the pass's; nor does it count.
     assert comment_boxes(units, [*kept[:-1], None]) == [False] * (len(article) + 1) + [True, False]
     assert not any(comment_boxes(units, [None] * len(article) + kept[len(article) :]))
@@ -748,6 +754,10 @@ def test_an_articles_comment_section_is_not_extracted():
     # A corpus that wants the discussion too keeps them.
     with_comments = extract(page, config=Config().with_overrides(["denoise.comments=true"])).text
     assert story.strip() in with_comments and all(comment in with_comments for comment in comments)
+    # A forum's page keeps its replies, whatever their boxes are named.
+    from_forum = extract(page, "https://forum.example.org/t/library-sundays/42").text
+    assert all(comment in from_forum for comment in comments)
+    assert not any(comment in extract(page, "https://news.example.org/library-sundays").text for comment in comments)
     # The classifier keeps them; the pass drops them.
     assert [unit.outcome for unit in explain(page).units if unit.text in comments] == [COMMENT, COMMENT]
 

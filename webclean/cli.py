@@ -131,11 +131,11 @@ def _run_extract(args: argparse.Namespace, config: Config) -> int:
             print(f"webclean: {name}: {exc.strerror or exc}", file=sys.stderr)
             failed += 1
             continue
-        if args.explain:
-            _print_explanation(name, data, config, model, args.json, several=len(args.pages) > 1)
-            continue
         source = source_file(name)
         url = args.url or page_address(data, None if name == "-" else source)
+        if args.explain:
+            _print_explanation(name, data, url, config, model, args.json, several=len(args.pages) > 1)
+            continue
         result = extract(data, url, config=config, model=model)
         if args.json:
             print(json.dumps(page_row(result, source, url, len(data), model), ensure_ascii=False))
@@ -166,11 +166,13 @@ def page_row(result: Extraction, source_file: str, url: str | None, bytes_in: in
     }
 
 
-def _print_explanation(name: str, data: bytes, config: Config, model: Model, as_json: bool, several: bool) -> None:
+def _print_explanation(
+    name: str, data: bytes, url: str | None, config: Config, model: Model, as_json: bool, several: bool
+) -> None:
     from webclean.explain import explain
 
     try:
-        explanation = explain(data, config=config, model=model)
+        explanation = explain(data, url, config=config, model=model)
     except ValueError as exc:
         raise ConfigError(str(exc)) from exc
     if as_json:

@@ -78,6 +78,7 @@ def denoise(
     whole: bool = False,
     *,
     story: Callable[[], bool] = lambda: True,
+    comment_form: Callable[[], bool] = lambda: False,
     values: bool = False,
     timer: StageTimer | None = None,
 ) -> list[Decision]:
@@ -92,7 +93,8 @@ def denoise(
     which keeps the lines of a ``<pre>`` inside the text, ``furniture``,
     which drops the kept lines inside the page's footer, navigation, banner or asides
     (Unit.furniture), ``comments`` (smoothing.comment_boxes), which drops the
-    readers' comments under an article, ``past_core`` (smoothing.past_core), which
+    readers' comments under an article (``comment_form``: whether the page holds the
+    box to write one, metadata.holds_comment_form), ``past_core`` (smoothing.past_core), which
     drops what follows the box of the block's text past a gap, and ``prose``
     (smoothing.bare_prose), which
     keeps the block's paragraphs of prose when nothing else is kept; ``whole``
@@ -133,7 +135,7 @@ def denoise(
         by_pass = [FURNITURE if unit.furniture and text is not None else by for unit, text, by in zip(units, kept, by_pass)]
         kept = [None if unit.furniture else text for unit, text in zip(units, kept)]
     if "comments" in smoothing:
-        kept, by_pass = _drop(kept, by_pass, comment_boxes(units, kept), COMMENT)
+        kept, by_pass = _drop(kept, by_pass, comment_boxes(units, kept, comment_form), COMMENT)
     if "past_core" in smoothing:
         kept, by_pass = _drop(kept, by_pass, past_core(units, kept), PAST_CORE)
     if "prose" in smoothing and not any(kept):

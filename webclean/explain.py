@@ -89,6 +89,7 @@ class Explanation:
 
 def explain(
     html: str | bytes,
+    url: str | None = None,
     *,
     config: Config | None = None,
     model: Model | None = None,
@@ -100,7 +101,7 @@ def explain(
         raise ValueError(f"--explain needs a method with a classifier (svm or paper), not {config.method!r}")
     model = model or default_model(config.method)
     check_model(model, config)
-    page = classify_page(html, config, model, http_charset, values=True)
+    page = classify_page(html, config, model, http_charset, url=url, values=True)
     if isinstance(page, Extraction):
         return Explanation(page.status, page.error, config.method, None, ())
     block = page.located.block

@@ -25,7 +25,7 @@ from webclean.language import declared_language, page_language
 from webclean.limits import PageTimeout, time_limit
 from webclean.line_features import line_units
 from webclean.locate import Block, locate_block
-from webclean.metadata import is_story, page_metadata
+from webclean.metadata import holds_comment_form, is_forum, is_story, page_metadata
 from webclean.model import Model, ModelError, default_model
 from webclean.parse import ParseError, page_title, parse_html
 from webclean.region import locate_region
@@ -67,7 +67,7 @@ def extract(
     # language detection reads a bounded prefix of the text.
     try:
         with time_limit(config.limits.timeout_seconds):
-            extraction = _extract(html, config, spec, model, http_charset, timer)
+            extraction = _extract(html, url, config, spec, model, http_charset, timer)
     except PageTimeout:
         return Extraction.failed(Status.TIMEOUT, f"over limits.timeout_seconds = {config.limits.timeout_seconds}", method=config.method)
     return _with_language(extraction, timer)
@@ -86,11 +86,17 @@ def check_model(model: Model, config: Config) -> None:
 
 
 def _extract(
-    html: str | bytes, config: Config, spec: MethodSpec, model: Any, http_charset: str | None, timer: StageTimer | None
+    html: str | bytes,
+    url: str | None,
+    config: Config,
+    spec: MethodSpec,
+    model: Any,
+    http_charset: str | None,
+    timer: StageTimer | None,
 ) -> Extraction:
     if spec.classifier is None:
         return _with_noscript(html, lambda noscript: _run_pipeline(html, config, spec, model, http_charset, noscript, timer))
-    page = classify_page(html, config, model, http_charset, timer=timer)
+    page = classify_page(html, config, model, http_charset, url=url, timer=timer)
     return page if isinstance(page, Extraction) else _extraction(page, config, timer)
 
 
@@ -137,17 +143,19 @@ def classify_page(
     model: Model,
     http_charset: str | None = None,
     *,
+    url: str | None = None,
     values: bool = False,
     timer: StageTimer | None = None,
 ) -> ClassifiedPage | Extraction:
     """Steps 1 to 4 of an SVM method as :func:`extract` takes them, or the Extraction of
-    a page that failed before Step 1. ``values``: each unit's decision value too
-    (denoise)."""
-    return _with_noscript(html, lambda noscript: _classify(html, config, model, http_charset, noscript, values, timer))
+    a page that failed before Step 1. ``url``: the page's address, which may say it is
+    a forum's (metadata.is_forum); ``values``: each unit's decision value too (denoise)."""
+    return _with_noscript(html, lambda noscript: _classify(html, url, config, model, http_charset, noscript, values, timer))
 
 
 def _classify(
     html: str | bytes,
+    url: str | None,
     config: Config,
     model: Model,
     http_charset: str | None,
@@ -162,12 +170,15 @@ def _classify(
         return ClassifiedPage(page, ())
     spec = classifier_spec(config.method)
     smoothing = spec.smoothing
-    if config.denoise.comments:
+    # A forum's replies are its text, whatever its engine names their boxes; a corpus
+    # may want an article's comments too.
+    if config.denoise.comments or is_forum(url):
         smoothing = tuple(name for name in smoothing if name != "comments")
     with timed(timer, "denoise"):
         decisions = denoise(
             page.units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, smoothing, page.title,
-            spec.keep_whole, story=partial(is_story, page.root), values=values, timer=timer,
+            spec.keep_whole, story=partial(is_story, page.root), comment_form=partial(holds_comment_form, page.root),
+            values=values, timer=timer,
         )  # fmt: skip
     return ClassifiedPage(page, tuple(decisions))
 

@@ -28,6 +28,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
+from urllib.parse import urlsplit
 
 from lxml import etree
 
@@ -330,6 +331,46 @@ def _title(root: etree._Element) -> str:
 # A page of one story says so: its Open Graph type, or the readers' comments under it.
 _STORY_TYPES = frozenset({"article", "blog", "news"})
 _COMMENTS_RE = re.compile(r"\b(?:comments?|respond|commentform|disqus_thread)\b", re.IGNORECASE)
+
+
+# The words that name a forum's page when one starts a label of the address's host or a
+# segment of its path (is_forum).
+_FORUM_WORDS = frozenset(
+    "forum forums board boards bbs community discuss discussion discussions topic topics thread threads questions"
+    " comments viewtopic showthread t".split()
+)
+_WORD_BREAK_RE = re.compile(r"[-_.]")
+# The box to write a comment in (holds_comment_form): a class or id word that names it.
+_COMMENT_FORM_RE = re.compile(r"(?:^|\s)(?:[\w-]*respond[\w-]*|comments?[-_]?form)(?:\s|$)", re.IGNORECASE)
+
+
+def is_forum(url: str | None) -> bool:
+    """Whether the page's web address says it is a forum's: a label of its host or a
+    segment of its path starts with a word of _FORUM_WORDS (``forum.example.org``,
+    ``/t/some-topic/123``, ``/thread-4321-1-1.html``, ``/questions/42/``). A file's
+    path names the directories of a machine, not the page: no."""
+    if not url:
+        return False
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+    except ValueError:  # a malformed address names nothing
+        return False
+    if parts.scheme not in ("http", "https"):
+        return False
+    tokens = (*host.split("."), *parts.path.split("/"))
+    return any(_WORD_BREAK_RE.split(token.lower(), maxsplit=1)[0] in _FORUM_WORDS for token in tokens)
+
+
+def holds_comment_form(root: etree._Element) -> bool:
+    """Whether the page holds the box where a reader writes a comment: an element whose
+    class or id names it (WordPress's ``respond`` and ``comment-form``, Blogger's
+    ``comment-form``), left in place when its form is dropped as a widget."""
+    for element in root.iter():
+        for name in element.get("id"), element.get("class"):
+            if name and _COMMENT_FORM_RE.search(name):
+                return True
+    return False
 
 
 def is_story(root: etree._Element) -> bool:

@@ -663,11 +663,17 @@ def code_lines(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
 ARTICLE_CHARS = 500
 
 
-def comment_boxes(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
+def comment_boxes(
+    units: Sequence[Unit], kept: Sequence[str | None], comment_form: Callable[[], bool] = lambda: False
+) -> list[bool]:
     """Which units are kept lines of the readers' comments under an article (the
     ``comments`` pass): lines inside a box whose class, id or tag names comments or
     replies (Unit.groups: "comment-list", "disqus_thread", "respond"), on a page that
-    keeps ARTICLE_CHARS characters at least outside such boxes. A thread located as
+    keeps ARTICLE_CHARS characters at least outside such boxes, or keeps some text
+    outside them and holds the box to write a comment in (``comment_form``: asked only
+    then, metadata.holds_comment_form): a blog's short post, a picture and its
+    caption, under a long discussion. A forum's page does not run the pass
+    (extract, metadata.is_forum). A thread located as
     such (Unit.post) whose posts sit in such boxes is a blog's comments under its post
     when the page keeps that much outside them, and its posts go too; a forum whose
     engine names its posts so keeps them, its first post among them.
@@ -675,7 +681,8 @@ def comment_boxes(units: Sequence[Unit], kept: Sequence[str | None]) -> list[boo
     inside = [bool(unit.groups & GROUP_BIT["comment"]) for unit in units]
     if not any(inside):
         return inside
-    if sum(len(text) for text, box in zip(kept, inside) if text and not box) < ARTICLE_CHARS:
+    outside = sum(len(text) for text, box in zip(kept, inside) if text and not box)
+    if outside < ARTICLE_CHARS and not (outside and comment_form()):
         return [False] * len(units)
     return [box and bool(text) for box, text in zip(inside, kept)]
 
