@@ -31,6 +31,7 @@ from webclean.smoothing import (
     UNSURE_MARGIN,
     UNSURE_TAIL,
     apply_passes,
+    author_boxes,
     bare_prose,
     code_lines,
     comment_boxes,
@@ -93,7 +94,7 @@ def test_method_svm_smooths_link_runs_and_paper_does_not():
     assert classifier_spec("paper").smoothing == ()
     assert classifier_spec("svm").smoothing == (
         "link_runs", "credits", "see_also", "notices", "related_boxes", "empty_headings", "empty_labels",
-        "repeats", "tail_lines", "margin_lines", "items", "code", "furniture", "comments", "past_core", "prose",
+        "repeats", "tail_lines", "margin_lines", "items", "code", "furniture", "comments", "past_core", "author_boxes", "prose",
     )  # fmt: skip
 
 def test_credits_drop_short_lines_that_name_a_source_or_an_editor():
@@ -807,3 +808,22 @@ def test_past_core_drops_what_follows_the_text_past_a_gap():
     # Where no paragraph of prose is kept before the gap, what follows is the text.
     assert not any(past_core(units, [None] * (6 + CORE_GAP) + kept[6 + CORE_GAP :]))
     assert not any(past_core(units, [units[0].text, *[None] * (5 + CORE_GAP), *kept[6 + CORE_GAP :]]))
+
+
+def test_author_boxes_drop_the_box_about_the_author_after_the_text():
+    author = GROUP_BIT["author"]
+    byline = line_unit("By Jane Doe, transport correspondent")._replace(groups=author)
+    story = [line_unit(PARAGRAPH) for _ in range(3)]
+    bio = [line_unit("About Jane Doe", "heading"), line_unit("Jane Doe covers transport and the harbour for the paper.")]
+    bio = [unit._replace(groups=author) for unit in bio]
+    units = [byline, *story, *bio]
+    kept = [u.text for u in units]
+    # The byline above the text stays; the box after it goes.
+    assert author_boxes(units, kept) == [False] * 4 + [True, True]
+    # What the decisions dropped is not the pass's.
+    assert author_boxes(units, [*kept[:-1], None]) == [False] * 4 + [True, False]
+    # A page whose article sits in a box so named keeps it: the box holds more than the text before it.
+    boxed = [line_unit(PARAGRAPH), *(unit._replace(groups=author) for unit in story)]
+    assert not any(author_boxes(boxed, [u.text for u in boxed]))
+    # A page with no paragraph of prose outside such boxes has no text to follow.
+    assert not any(author_boxes(bio, [u.text for u in bio]))

@@ -22,6 +22,7 @@ from webclean.classifier import SVMParams
 from webclean.features import FEATURE_SETS
 from webclean.lexicon import NoiseLexicon
 from webclean.smoothing import (
+    AUTHOR_BOX,
     CODE,
     COMMENT,
     DENOISE_PASSES,
@@ -33,6 +34,7 @@ from webclean.smoothing import (
     UNSURE_MARGIN,
     UNSURE_TAIL,
     apply_passes,
+    author_boxes,
     bare_prose,
     code_lines,
     comment_boxes,
@@ -95,7 +97,9 @@ def denoise(
     (Unit.furniture), ``comments`` (smoothing.comment_boxes), which drops the
     readers' comments under an article (``comment_form``: whether the page holds the
     box to write one, metadata.holds_comment_form), ``past_core`` (smoothing.past_core), which
-    drops what follows the box of the block's text past a gap, and ``prose``
+    drops what follows the box of the block's text past a gap, ``author_boxes``
+    (smoothing.author_boxes), which drops a box about the author after the text, and
+    ``prose``
     (smoothing.bare_prose), which
     keeps the block's paragraphs of prose when nothing else is kept; ``whole``
     keeps a long unit whole that the noise filter would drop (method svm only; see
@@ -138,6 +142,8 @@ def denoise(
         kept, by_pass = _drop(kept, by_pass, comment_boxes(units, kept, comment_form), COMMENT)
     if "past_core" in smoothing:
         kept, by_pass = _drop(kept, by_pass, past_core(units, kept), PAST_CORE)
+    if "author_boxes" in smoothing:
+        kept, by_pass = _drop(kept, by_pass, author_boxes(units, kept), AUTHOR_BOX)
     if "prose" in smoothing and not any(kept):
         kept, by_pass = _keep(units, kept, by_pass, bare_prose(units), PROSE)
     scores = unit_values(units, lexicon, svm, feature_set, in_runs, timer, known) if values else [None] * len(units)

@@ -39,6 +39,7 @@ REPEAT = "repeat"  # a kept line that copies a kept line before it, shown again 
 CODE = "code"  # a line of a <pre> inside the text (Unit.code), kept whatever the classifier said (code_lines)
 COMMENT = "comment"  # a kept line of the readers' comments under an article, dropped (comment_boxes)
 PAST_CORE = "past core"  # a kept line past the box of the block's text and a gap of lines not kept, dropped (past_core)
+AUTHOR_BOX = "author box"  # a kept line of a box about the author after the text, dropped (author_boxes)
 PROSE = "prose"  # a paragraph of prose of the block, kept when the decisions kept nothing of the page (bare_prose)
 FURNITURE = "furniture"  # a line of the page's footer, navigation, banner or asides (Unit.furniture), dropped whatever was decided
 
@@ -48,7 +49,7 @@ FURNITURE = "furniture"  # a line of the page's footer, navigation, banner or as
 SMOOTHING_PASSES = (
     "link_runs", "credits", "see_also", "notices", "related_boxes", "empty_headings", "empty_labels", "repeats",
 )  # fmt: skip
-DENOISE_PASSES = ("tail_lines", "margin_lines", "items", "code", "furniture", "comments", "past_core", "prose")
+DENOISE_PASSES = ("tail_lines", "margin_lines", "items", "code", "furniture", "comments", "past_core", "author_boxes", "prose")
 # A paragraph of more than this many characters is the text's own (empty_headings).
 TEXT_PARAGRAPH_CHARS = 80
 # A credit line: a short line that names the story's source or its editor (来源：新华社,
@@ -708,6 +709,25 @@ def past_core(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
     if not before or first - before[-1] - 1 < CORE_GAP or not any(is_prose(units[i].length, units[i].link_ratio) for i in before):
         return [False] * len(units)
     return [unit.past_core and bool(text) for unit, text in zip(units, kept)]
+
+
+def author_boxes(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
+    """Which kept lines are of a box about the author after the text (the
+    ``author_boxes`` pass): inside a box whose class, id or tag names the author
+    (Unit.groups: "author-bio", "about-author", ``<address>``), after the last paragraph
+    of prose kept outside such boxes, where they hold less text than is kept up to
+    that paragraph (a page whose article sits in a box so named keeps it). A byline
+    above the text is before that paragraph, and stays.
+    """
+    author = GROUP_BIT["author"]
+    outside = [i for i, (unit, text) in enumerate(zip(units, kept)) if text and not unit.groups & author]
+    last = max((i for i in outside if is_prose(units[i].length, units[i].link_ratio)), default=None)
+    if last is None:
+        return [False] * len(units)
+    boxed = [i > last and bool(text) and bool(unit.groups & author) and unit.post == 0 for i, (unit, text) in enumerate(zip(units, kept))]
+    if sum(len(text) for text, box in zip(kept, boxed) if text and box) >= sum(len(text) for text in kept[: last + 1] if text):
+        return [False] * len(units)
+    return boxed
 
 
 def bare_prose(units: Sequence[Unit]) -> list[bool]:
