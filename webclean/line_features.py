@@ -298,9 +298,16 @@ def _past_core(owners: Sequence[etree._Element], lengths: Sequence[int], prose: 
     core = min((element for element, chars in held.items() if chars >= CORE_SHARE * total), key=held.__getitem__)
     while core.tag in _PARTS and core.getparent() is not None:
         core = core.getparent()
-    inside = set(core.iter())
-    last = max(m for m, owner in enumerate(owners) if owner in inside)
-    return [m > last and owner not in inside for m, owner in enumerate(owners)]
+
+    def inside(owner: etree._Element) -> bool:
+        return owner is core or any(ancestor is core for ancestor in owner.iterancestors())
+
+    # The box's lines follow one another: the last is found walking on from its last
+    # line of prose, and every line after it lies outside.
+    last = max(m for m in prose if inside(owners[m]))
+    while last + 1 < len(owners) and inside(owners[last + 1]):
+        last += 1
+    return [m > last for m in range(len(owners))]
 
 
 def _code(owners: Sequence[etree._Element], texts: Sequence[str]) -> list[str]:
