@@ -96,12 +96,11 @@ def denoise(
     which drops the kept lines inside the page's footer, navigation, banner or asides
     (Unit.furniture), ``comments`` (smoothing.comment_boxes), which drops the
     readers' comments under an article (``comment_form``: whether the page holds the
-    box to write one, metadata.holds_comment_form), ``past_core`` (smoothing.past_core), which
-    drops what follows the box of the block's text past a gap, ``author_boxes``
-    (smoothing.author_boxes), which drops a box about the author after the text, and
-    ``prose``
-    (smoothing.bare_prose), which
-    keeps the block's paragraphs of prose when nothing else is kept; ``whole``
+    box to write one, metadata.holds_comment_form), ``past_core``
+    (smoothing.past_core), which drops what follows the box of the block's text past a
+    gap, ``author_boxes`` (smoothing.author_boxes), which drops a box about the author
+    after the text, and ``prose`` (smoothing.bare_prose), which keeps the block's
+    paragraphs of prose when nothing else is kept; ``whole``
     keeps a long unit whole that the noise filter would drop (method svm only; see
     :func:`decide`). ``values``: each sample's decision value as a whole too, at the
     cost of one more classification of the units (``webclean extract --explain``).

@@ -103,7 +103,8 @@ METHODS: dict[str, MethodSpec] = {
             margins=(None, 0),
             smoothing=(
                 "link_runs", "credits", "see_also", "notices", "related_boxes", "empty_headings", "empty_labels",
-                "repeats", "tail_lines", "margin_lines", "items", "code", "furniture", "comments", "past_core", "author_boxes", "prose",
+                "repeats", "tail_lines", "margin_lines", "items", "code", "furniture", "comments", "past_core",
+                "author_boxes", "prose",
             ),
             keep_whole=True,
             trees=True,

@@ -673,11 +673,11 @@ def comment_boxes(
     keeps ARTICLE_CHARS characters at least outside such boxes, or keeps some text
     outside them and holds the box to write a comment in (``comment_form``: asked only
     then, metadata.holds_comment_form): a blog's short post, a picture and its
-    caption, under a long discussion. A forum's page does not run the pass
-    (extract, metadata.is_forum). A thread located as
-    such (Unit.post) whose posts sit in such boxes is a blog's comments under its post
-    when the page keeps that much outside them, and its posts go too; a forum whose
-    engine names its posts so keeps them, its first post among them.
+    caption, under a long discussion. A forum's page does not run the pass (extract,
+    metadata.is_forum). A thread located as such (Unit.post) whose posts sit in such
+    boxes is a blog's comments under its post when the page keeps that much outside
+    them, and its posts go too; a forum whose engine names its posts so keeps them, its
+    first post among them.
     """
     inside = [bool(unit.groups & GROUP_BIT["comment"]) for unit in units]
     if not any(inside):
