@@ -15,7 +15,7 @@ import numpy as np
 from lxml import etree
 
 from webclean.lexicon import NoiseLexicon
-from webclean.segment import ANCESTOR_GROUPS, Line, related_boxes
+from webclean.segment import ANCESTOR_GROUPS, CELLS, LIST_ITEMS, Line, related_boxes
 from webclean.text import code_text, normalise_space, text_length
 from webclean.tokenize import ends_sentence, marks_of, sentence_ends
 from webclean.units import Unit, units_from_columns
@@ -280,7 +280,7 @@ def line_units(
 # table of films holds most of an article's prose, and its references follow it.
 CORE_SHARE = 0.7
 CORE_PROSE_CHARS = 500
-_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "td", "th", "ul", "ol", "li", "dl", "dt", "dd"})
+_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "ul", "ol", "dl"}) | CELLS | LIST_ITEMS
 
 
 def _past_core(owners: Sequence[etree._Element], lengths: Sequence[int], prose: Sequence[int]) -> list[bool]:

@@ -366,9 +366,14 @@ def holds_comment_form(root: etree._Element) -> bool:
     """Whether the page holds the box where a reader writes a comment: an element whose
     class or id names it (WordPress's ``respond`` and ``comment-form``, Blogger's
     ``comment-form``), left in place when its form is dropped as a widget."""
+    return _names_an_element(root, _COMMENT_FORM_RE)
+
+
+def _names_an_element(root: etree._Element, pattern: re.Pattern[str]) -> bool:
+    """Whether the id or the class of an element of the page matches ``pattern``."""
     for element in root.iter():
         for name in element.get("id"), element.get("class"):
-            if name and _COMMENT_FORM_RE.search(name):
+            if name and pattern.search(name):
                 return True
     return False
 
@@ -380,8 +385,4 @@ def is_story(root: etree._Element) -> bool:
     ``disqus_thread``)."""
     if any(kind.lower() in _STORY_TYPES for kind in meta_contents(root, "og:type")):
         return True
-    for element in root.iter():
-        names = element.get("id"), element.get("class")
-        if any(name and _COMMENTS_RE.search(name) for name in names):
-            return True
-    return False
+    return _names_an_element(root, _COMMENTS_RE)
