@@ -71,24 +71,25 @@ class SVMParams:
         instruction). Decision values move by about 1e-5 at most: 1.1e-5 on the 19,006
         rows of 231 dev pages, none of whose decisions lies closer to 0 than 1.9e-4.
         """
-        Z = Z.astype(np.float32)
         K = _workspace(len(Z), len(self.support_vectors))
-        np.dot(Z, self._support_vectors32.T, out=K)
-        if self.kernel == "linear":
+        if self.kernel == "rbf":
+            # exp(-γ‖z - s‖²) = exp(2γ z·s - γ‖z‖² - γ‖s‖²): one product of the rows
+            # [z, 1, ‖z‖²] by [2γs, -γ‖s‖², -γ] gives the exponent, and the matrix is
+            # walked twice more (a clamp at 0 against rounding, exp) instead of five times.
+            rows = np.empty((len(Z), Z.shape[1] + 2), dtype=np.float32)
+            rows[:, :-2] = Z
+            rows[:, -2] = 1.0
+            rows[:, -1] = (Z * Z).sum(axis=1)
+            np.dot(rows, self._rbf_columns32.T, out=K)
+            # Against a row of zeros: NumPy's loop for a scalar operand takes twice as long.
+            np.minimum(K, self._zeros32, out=K)
+            np.exp(K, out=K)
             return K
+        np.dot(Z.astype(np.float32), self._support_vectors32.T, out=K)
         if self.kernel == "poly":
             K *= self.gamma
             K += self.coef0
             np.power(K, self.degree, out=K)
-            return K
-        # exp(-γ‖z - s‖²) with ‖z - s‖² = ‖z‖² + ‖s‖² - 2 z·s
-        K *= -2.0
-        K += (Z * Z).sum(axis=1)[:, None]
-        K += self._support_norms
-        # Against a row of zeros: NumPy's loop for a scalar operand takes twice as long.
-        np.maximum(K, self._zeros32, out=K)
-        K *= -self.gamma
-        np.exp(K, out=K)
         return K
 
     @cached_property
@@ -96,9 +97,12 @@ class SVMParams:
         return self.support_vectors.astype(np.float32)
 
     @cached_property
-    def _support_norms(self) -> np.ndarray:
-        """Squared norms of the support vectors: the same for every chunk of every page."""
-        return (self.support_vectors**2).sum(axis=1).astype(np.float32)
+    def _rbf_columns32(self) -> np.ndarray:
+        """[2γs, -γ‖s‖², -γ] for each support vector s: the same for every chunk of every page."""
+        S = self.support_vectors
+        norms = (S**2).sum(axis=1, keepdims=True)
+        gamma = np.full((len(S), 1), -self.gamma)
+        return np.hstack([2.0 * self.gamma * S, -self.gamma * norms, gamma]).astype(np.float32)
 
     @cached_property
     def _zeros32(self) -> np.ndarray:
