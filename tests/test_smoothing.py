@@ -35,6 +35,7 @@ from webclean.smoothing import (
     bare_prose,
     code_lines,
     comment_boxes,
+    comments_heading,
     items,
     link_runs,
     margin_lines,
@@ -732,6 +733,33 @@ def test_comments_under_an_article_are_dropped_with_its_posts_and_a_forums_kept(
     # What the decisions dropped stays dropped, and is not the pass's; nor does it count.
     assert comment_boxes(units, [*kept[:-1], None]) == [False] * (len(article) + 1) + [True, False]
     assert not any(comment_boxes(units, [None] * len(article) + kept[len(article) :]))
+
+
+def test_the_lines_under_a_comment_sections_heading_are_dropped():
+    article = [line_unit(PARAGRAPH) for _ in range(ARTICLE_CHARS // len(PARAGRAPH) + 1)]
+    comment = line_unit("I ran into the same problem with my own setup last winter, thanks for writing it up.")
+    for name in ("Comments", "12 Comments", "Post a Comment", "Leave a Reply", "3 thoughts on “The harbour”", "网友评论"):
+        units = [*article, line_unit(name, "heading"), line_unit("jane_doe"), comment]
+        kept = [u.text for u in units]
+        assert comments_heading(units, kept) == len(article), name
+        assert comment_boxes(units, kept) == [False] * (len(article) + 1) + [True, True], name
+        # What the decisions dropped stays dropped, and is not the pass's.
+        assert comment_boxes(units, [*kept[:-1], None]) == [False] * (len(article) + 1) + [True, False]
+    # A link to the comments (a byline's "4 Comments") and a comment's button are no heading.
+    for line in (line_unit("4 Comments", "link"), line_unit("Reply")):
+        units = [*article, line, comment]
+        assert comments_heading(units, [u.text for u in units]) is None
+    # Too little text kept before it: the heading of a short post's comments, or above the text.
+    heading = line_unit("Comments", "heading")
+    for units in ([line_unit(PARAGRAPH), heading, comment], [heading, *article]):
+        assert comments_heading(units, [u.text for u in units]) is None
+    assert comments_heading([*article, heading, comment], [None] * len(article) + [heading.text, comment.text]) is None
+    # A page of posts, each under its count, keeps them; so does a thread located as such.
+    posts = [unit for count in ("2 Comments", "5 Comments", "No Comments") for unit in (*article, line_unit(count, "heading"))]
+    assert comments_heading(posts, [u.text for u in posts]) is None
+    thread = [unit._replace(post=1) for unit in (*article, heading, comment)]
+    assert comments_heading(thread, [u.text for u in thread]) is None
+    assert not any(comment_boxes(thread, [u.text for u in thread]))
 
 
 def test_an_articles_comment_section_is_not_extracted():

@@ -673,19 +673,71 @@ def comment_boxes(
     keeps ARTICLE_CHARS characters at least outside such boxes, or keeps some text
     outside them and holds the box to write a comment in (``comment_form``: asked only
     then, metadata.holds_comment_form): a blog's short post, a picture and its
-    caption, under a long discussion. A forum's page does not run the pass (extract,
-    metadata.is_forum). A thread located as such (Unit.post) whose posts sit in such
-    boxes is a blog's comments under its post when the page keeps that much outside
-    them, and its posts go too; a forum whose engine names its posts so keeps them, its
-    first post among them.
+    caption, under a long discussion; and the kept lines after the heading of a
+    comment section (comments_heading), whatever their boxes are named. A forum's page
+    does not run the pass (extract, metadata.is_forum). A thread located as such
+    (Unit.post) whose posts sit in such boxes is a blog's comments under its post when
+    the page keeps that much outside them, and its posts go too; a forum whose engine
+    names its posts so keeps them, its first post among them.
     """
+    heading = comments_heading(units, kept)
+    after = [heading is not None and i > heading and bool(text) for i, text in enumerate(kept)]
     inside = [bool(unit.groups & GROUP_BIT["comment"]) for unit in units]
     if not any(inside):
-        return inside
+        return after
     outside = sum(len(text) for text, box in zip(kept, inside) if text and not box)
     if outside < ARTICLE_CHARS and not (outside and comment_form()):
-        return [False] * len(units)
-    return [box and bool(text) for box, text in zip(inside, kept)]
+        return after
+    return [(box and bool(text)) or late for box, text, late in zip(inside, kept, after)]
+
+
+# The heading of a comment section, a whole line: its name ("Comments", "Reader
+# comments", "网友评论"), its count ("12 Comments", "3 thoughts on “…”", "Comments
+# (4)") or its call ("Post a Comment", "Leave a Reply", "Join the discussion"), in the
+# languages of the dev data; not a comment's buttons ("Reply"), which a thread's posts
+# show too.
+_COMMENTS_HEADING_RE = re.compile(
+    r"\W*(?:(?:leave|post|write|add|submit) (?:a|your|new) (?:reply|comment|response)(?: to .*)?"
+    r"|(?:join|start) the (?:discussion|conversation)|be the first to comment.*|(?:reader|user)?s?'? ?comments"
+    rf"|{_COUNT} (?:comments?|responses?|replies)(?: (?:to|on) .*)?|{_COUNT} thoughts? on {_QUOTE}.*"
+    r"|(?:comments?|kommentare?|commentaires?|comentarios)\s*[(\[]\d+[)\]]|kommentare|commentaires|comentarios"
+    r"|schreib(?:e|en sie)? einen kommentar|hinterlasse einen kommentar|(?:laisser|ajouter) un commentaire"
+    rf"|deja(?:r)? (?:un|tu) comentario|{_COUNT} (?:kommentare?|commentaires?|comentarios?)"
+    r"|发表评论|我要评论|网友评论|读者评论|\d+ ?条评论)\W*",
+)
+# A heading is this long at most, and this share of link text at most: a link to the
+# comments ("4 Comments" in the byline, "Comments" in a toolbar) jumps to them from
+# above the text.
+COMMENTS_HEADING_CHARS = 80
+COMMENTS_HEADING_LINK_RATIO = 0.5
+# A page shows so many such headings at most: more is a list of posts, each with its
+# count.
+COMMENTS_HEADINGS = 2
+
+
+def comments_heading(units: Sequence[Unit], kept: Sequence[str | None]) -> int | None:
+    """The index of the heading of the comment section under the text
+    (_COMMENTS_HEADING_RE, not a link), where ARTICLE_CHARS characters are kept before
+    it, a paragraph of prose among them; None where there is none, where a thread is
+    located (Unit.post), or where the page shows more than COMMENTS_HEADINGS such lines.
+    """
+    if any(unit.post for unit in units):
+        return None
+    headings = [
+        i for i, unit in enumerate(units)
+        if len(unit.text) <= COMMENTS_HEADING_CHARS and unit.link_ratio < COMMENTS_HEADING_LINK_RATIO
+        and _COMMENTS_HEADING_RE.fullmatch(unit.text.casefold())
+    ]  # fmt: skip
+    if not headings or len(headings) > COMMENTS_HEADINGS:
+        return None
+    chars, prose = 0, False
+    for i, (unit, text) in enumerate(zip(units, kept)):
+        if i in headings and chars >= ARTICLE_CHARS and prose:
+            return i
+        if text:
+            chars += len(text)
+            prose = prose or is_prose(unit.length, unit.link_ratio)
+    return None
 
 
 # So many lines in a row not kept, between the last kept line and the first kept one past
