@@ -181,6 +181,7 @@ def test_notices_drop_the_pages_buttons_and_controls_not_prose_that_opens_with_t
         "Comments (18)",
         "评论(0)",
         "Search",
+        "Search This Blog",
         "Close",
         "Skip to content",
         "▲ Back to top",
@@ -234,6 +235,10 @@ def test_notices_drop_a_comment_sections_furniture_not_what_talks_of_comments():
         "Antworten",
         "Quote",
         "Diese Website verwendet Akismet, um Spam zu reduzieren. Erfahre mehr darüber, wie deine Kommentardaten verarbeitet werden.",
+        "No comments yet.",
+        "RSS feed for comments on this post.",
+        "blog comments powered by Disqus",
+        "Listed below are links to weblogs that reference Flash, Flash, FLASH!:",
     ]
     # Whole lines only: a story about comments, a column named so, a reply's text.
     kept = [
@@ -244,6 +249,13 @@ def test_notices_drop_a_comment_sections_furniture_not_what_talks_of_comments():
         "Thanks, I will leave a reply to this later.",
     ]
     _notices_drop_only(furniture, kept)
+
+def test_notices_drop_a_link_to_the_post_before_or_after_not_prose_that_names_it():
+    adjacent = line_unit("Previous Post The Flawed Case for Fiscal Stimulus")._replace(link_ratio=0.72)
+    older = line_unit("« Older entry: A walk in the woods", "link")
+    prose = line_unit("Next post: I will write about the bridge once the council has voted.")
+    assert smooth([adjacent, older, prose], [adjacent.text, older.text, prose.text], 40, ("notices",)) == [None, None, prose.text]
+
 
 def test_every_notice_holds_one_of_the_cues_looked_for_first():
     from webclean.smoothing import _NOTICE_CUES, _NOTICE_RE
@@ -703,6 +715,22 @@ def test_prose_keeps_the_blocks_paragraphs_when_nothing_else_is_kept():
     # A page with a line kept is left as the decisions made it.
     some = run({LONG: 1.0}, ("furniture", "prose"))
     assert PROSE not in [d.outcome for d in some] and any(d.text for d in some)
+
+
+
+def test_prose_keeps_the_blocks_sentences_where_it_holds_no_paragraph():
+    sentence = line_unit("Lorem ipsum dolor sit amet, consectetur adipiscing elit.")
+    units = [
+        sentence,
+        line_unit("Price: 20 EUR incl. VAT and shipping to the whole EU"),
+        line_unit("Add this lovely item to your shopping cart now.", "link"),
+        line_unit("Sign up for our newsletter and get ten percent off."),
+        sentence._replace(furniture=True),
+    ]
+    assert bare_prose(units) == [True, False, False, False, False]
+    # Where the block holds a paragraph of prose, its sentences are left to the decisions.
+    paragraph = line_unit(LONG + " " + LONG)
+    assert bare_prose([paragraph, sentence]) == [True, False]
 
 
 COMMENT_GROUP = GROUP_BIT["comment"]

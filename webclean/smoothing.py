@@ -231,8 +231,10 @@ _COMMENT_CALL_RE = re.compile(
     r"|comments? (?:are )?(?:closed|disabled)(?: for .*)?|(?:join|start) the (?:discussion|conversation)"
     r"|be the first to (?:comment|review).*|(?:show|view|load|read|see|hide) (?:all )?(?:\d+ )?(?:comments|replies)"
     r"|you must be logged in to (?:post a )?comment.*|log ?in to (?:comment|reply).*|(?:comment by|pingback|trackback)\b.*"
-    rf"|{_COUNT} (?:comments?|responses?|replies)(?: (?:to|on) .*)?|{_COUNT} thoughts? on {_QUOTE}.*"
+    rf"|{_COUNT} (?:comments?|responses?|replies)(?: yet)?(?: (?:to|on) .*)?|{_COUNT} thoughts? on {_QUOTE}.*"
     r"|(?:comments?|kommentare?|commentaires?|comentarios|komentarze|评论)\s*[(\[]\d+[)\]]"
+    r"|(?:rss )?feed for (?:the )?comments(?: on this (?:post|entry|article))?|comments? (?:rss|feed)(?: feed)?"
+    r"|(?:blog )?comments powered by disqus|listed below are links to (?:weblogs|blogs|sites) that reference .*"
     r"|schreib(?:e|en sie)? einen kommentar|hinterlasse einen kommentar|antwort hinterlassen|(?:jetzt )?kommentieren"
     r"|kommentare? (?:schreiben|hinzufügen|verfassen|abgeben|anzeigen|einblenden|geschlossen|lesen)"
     rf"|{_COUNT} (?:kommentare?|antworten)(?: (?:zu|auf) .*)?|{_COUNT} gedanken zu {_QUOTE}.*"
@@ -260,7 +262,8 @@ _PAGE_LABEL_RE = re.compile(
     r"|dowiedz się więcej|get started|(?:apply|join|shop|buy|order|book|register|donate|sign up|download|subscribe) now"
     r"|jetzt (?:kaufen|bestellen|anmelden|registrieren|spenden)"
     r"|\d+ (?:min|mins|minutes?|minuten?|minut) (?:read|lesezeit|czytania|de lecture|de lectura)"
-    r"|search|suche|close|schließen|fermer|cerrar|menu|filters?|sort by|skip to (?:\w+ ?){1,3}|toggle navigation"
+    r"|search(?: (?:this|the) (?:blog|site))?"
+    r"|suche|close|schließen|fermer|cerrar|menu|filters?|sort by|skip to (?:\w+ ?){1,3}|toggle navigation"
     r"|(?:back to|scroll to) top|top|nach oben|zum seitenanfang|retour en haut|volver arriba"
     r"|table of contents|inhaltsverzeichnis|sommaire|spis treści|目录|on this page|in this article"
     r"|more (?:from|on|about|in) .{1,40}|mehr (?:zu[mr]?|aus|von) .{1,40}|(?:neueste|aktuelle) (?:artikel|beiträge|meldungen)"
@@ -283,6 +286,12 @@ _FILED_RE = re.compile(
 _BACK_LINK_RE = re.compile(
     r"\W*(?:zurück|back|retour|volver|powrót|wróć) (?:zu[rm]?|to|à la|au|a la|al|do) .{0,60}", re.IGNORECASE
 )
+# A link to the post before or after, under its label ("Previous Post The Flawed Case
+# for …", "« Older entry: …"): the label alone is a page label (_PAGE_LABEL_RE); with
+# the title, the line is mostly link text (ADJACENT_LINK_RATIO), which prose that says
+# "the next post" is not.
+_ADJACENT_POST_RE = re.compile(r"\W*(?:previous|next|older|newer) (?:post|article|entry|story)\W+\w.*")
+ADJACENT_LINK_RATIO = 0.5
 # What every match of _NOTICE_RE holds once the text is case-folded (str.casefold): the
 # pattern is tried at every position of a line, the cues are looked for in C, and most
 # lines hold none of them. None has an "i", which re.IGNORECASE also matches as the
@@ -530,6 +539,7 @@ def is_notice(unit: Unit) -> bool:
         _COMMENT_CALL_RE.fullmatch(lowered) is not None
         or _PAGE_LABEL_RE.fullmatch(lowered) is not None
         or _FILED_RE.fullmatch(lowered) is not None
+        or (unit.link_ratio >= ADJACENT_LINK_RATIO and _ADJACENT_POST_RE.fullmatch(lowered) is not None)
     )
 
 
@@ -785,16 +795,32 @@ def author_boxes(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool
 def bare_prose(units: Sequence[Unit]) -> list[bool]:
     """Which lines to keep when the decisions kept nothing of the page (the ``prose``
     pass, the last): the located block's paragraphs of prose (line_features.is_prose),
-    outside the page's furniture and a thread's panels.
+    outside the page's furniture and a thread's panels; where it holds none, its
+    sentences (is_sentence).
 
     A page whose text the classifier takes for noise line by line (a forum's replies
     nested in lists, each under its author's links, read as comments) would give no
     text at all, and a page with nothing kept is reported empty; its block's long
-    paragraphs are text more often than not. A page whose block holds no paragraph of
-    prose (a shop's page built by its scripts) stays empty.
+    paragraphs are text more often than not, and so is the one sentence of a page that
+    holds no more. A page whose block holds neither (a shop's page built by its
+    scripts, whose lines are labels and prices) stays empty.
     """
-    return [
-        unit.is_sample and unit.region == 0 and unit.post >= 0 and not unit.furniture
-        and is_prose(unit.length, unit.link_ratio)
-        for unit in units
-    ]  # fmt: skip
+    inside = [unit.is_sample and unit.region == 0 and unit.post >= 0 and not unit.furniture for unit in units]
+    prose = [within and is_prose(unit.length, unit.link_ratio) for unit, within in zip(units, inside)]
+    if any(prose):
+        return prose
+    return [within and is_sentence(unit) for unit, within in zip(units, inside)]
+
+
+# A sentence: this many characters at least, at most PROSE_LINK_RATIO of them link text,
+# ending as a sentence ends, and no notice of the site's (is_notice).
+SENTENCE_CHARS = 40
+_SENTENCE_END_RE = re.compile(r"[.!?。！？…][\"'”’»)]*$")
+
+
+def is_sentence(unit: Unit) -> bool:
+    """Whether the unit is a sentence of text (bare_prose, where no paragraph is)."""
+    return (
+        unit.length >= SENTENCE_CHARS and unit.link_ratio <= PROSE_LINK_RATIO
+        and _SENTENCE_END_RE.search(unit.text) is not None and not is_notice(unit)
+    )  # fmt: skip
