@@ -782,12 +782,12 @@ def test_the_lines_under_a_comment_sections_heading_are_dropped():
     for units in ([line_unit(PARAGRAPH), heading, comment], [heading, *article]):
         assert comments_heading(units, [u.text for u in units]) is None
     assert comments_heading([*article, heading, comment], [None] * len(article) + [heading.text, comment.text]) is None
-    # A page of posts, each under its count, keeps them; so does a thread located as such.
+    # A page of posts, each under its count, keeps them.
     posts = [unit for count in ("2 Comments", "5 Comments", "No Comments") for unit in (*article, line_unit(count, "heading"))]
     assert comments_heading(posts, [u.text for u in posts]) is None
-    thread = [unit._replace(post=1) for unit in (*article, heading, comment)]
-    assert comments_heading(thread, [u.text for u in thread]) is None
-    assert not any(comment_boxes(thread, [u.text for u in thread]))
+    # Comments located as a thread's posts are under the heading too.
+    thread = [*article, heading, comment._replace(post=1), line_unit("Posted by: Jeff at 8:01 AM")._replace(post=-1)]
+    assert comment_boxes(thread, [u.text for u in thread]) == [False] * (len(article) + 1) + [True, True]
 
 
 def test_an_articles_comment_section_is_not_extracted():

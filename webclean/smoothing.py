@@ -728,11 +728,10 @@ COMMENTS_HEADINGS = 2
 def comments_heading(units: Sequence[Unit], kept: Sequence[str | None]) -> int | None:
     """The index of the heading of the comment section under the text
     (_COMMENTS_HEADING_RE, not a link), where ARTICLE_CHARS characters are kept before
-    it, a paragraph of prose among them; None where there is none, where a thread is
-    located (Unit.post), or where the page shows more than COMMENTS_HEADINGS such lines.
+    it, a paragraph of prose among them; None where there is none, or where the page
+    shows more than COMMENTS_HEADINGS such lines. Comments that the thread rules located
+    as a thread's posts are under it too; a forum's page does not run the pass.
     """
-    if any(unit.post for unit in units):
-        return None
     headings = [
         i for i, unit in enumerate(units)
         if len(unit.text) <= COMMENTS_HEADING_CHARS and unit.link_ratio < COMMENTS_HEADING_LINK_RATIO
