@@ -708,7 +708,7 @@ def comment_boxes(
 # show too.
 _COMMENTS_HEADING_RE = re.compile(
     r"\W*(?:(?:leave|post|write|add|submit) (?:a|your|new) (?:reply|comment|response)(?: to .*)?"
-    r"|(?:join|start) the (?:discussion|conversation)|be the first to comment.*|(?:reader|user)?s?'? ?comments"
+    r"|(?:join|start) the (?:discussion|conversation)|be the first to comment.*|(?:(?:readers?|users?)'? )?comments"
     rf"|{_COUNT} (?:comments?|responses?|replies)(?: (?:to|on) .*)?|{_COUNT} thoughts? on {_QUOTE}.*"
     r"|(?:comments?|kommentare?|commentaires?|comentarios)\s*[(\[]\d+[)\]]|kommentare|commentaires|comentarios"
     r"|schreib(?:e|en sie)? einen kommentar|hinterlasse einen kommentar|(?:laisser|ajouter) un commentaire"
