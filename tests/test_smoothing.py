@@ -782,6 +782,10 @@ def test_the_lines_under_a_comment_sections_heading_are_dropped():
     for units in ([line_unit(PARAGRAPH), heading, comment], [heading, *article]):
         assert comments_heading(units, [u.text for u in units]) is None
     assert comments_heading([*article, heading, comment], [None] * len(article) + [heading.text, comment.text]) is None
+    # A manual's section on comments in code shows code under its heading, and stays.
+    code = line_unit("// a comment runs to the end of the line")._replace(code="// a comment runs to the end of the line")
+    manual = [*article, heading, line_unit("A comment is text the compiler skips."), code, line_unit("Operators", "heading")]
+    assert comments_heading(manual, [u.text for u in manual]) is None
     # A page of posts, each under its count, keeps them.
     posts = [unit for count in ("2 Comments", "5 Comments", "No Comments") for unit in (*article, line_unit(count, "heading"))]
     assert comments_heading(posts, [u.text for u in posts]) is None

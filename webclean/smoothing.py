@@ -728,9 +728,11 @@ COMMENTS_HEADINGS = 2
 def comments_heading(units: Sequence[Unit], kept: Sequence[str | None]) -> int | None:
     """The index of the heading of the comment section under the text
     (_COMMENTS_HEADING_RE, not a link), where ARTICLE_CHARS characters are kept before
-    it, a paragraph of prose among them; None where there is none, or where the page
-    shows more than COMMENTS_HEADINGS such lines. Comments that the thread rules located
-    as a thread's posts are under it too; a forum's page does not run the pass.
+    it, a paragraph of prose among them; None where there is none, where the page shows
+    more than COMMENTS_HEADINGS such lines, or where code is kept under it (Unit.code: a
+    manual's section on comments in code, "Comments", shows some). Comments that the
+    thread rules located as a thread's posts are under it too; a forum's page does not
+    run the pass.
     """
     headings = [
         i for i, unit in enumerate(units)
@@ -742,7 +744,7 @@ def comments_heading(units: Sequence[Unit], kept: Sequence[str | None]) -> int |
     chars, prose = 0, False
     for i, (unit, text) in enumerate(zip(units, kept)):
         if i in headings and chars >= ARTICLE_CHARS and prose:
-            return i
+            return None if any(units[j].code and kept[j] for j in range(i + 1, len(units))) else i
         if text:
             chars += len(text)
             prose = prose or is_prose(unit.length, unit.link_ratio)
