@@ -226,23 +226,31 @@ _NOTICE_RE = re.compile(
 # "3 thoughts on “…”"): "3 thoughts on the budget" may head a column.
 _COUNT = r"(?:\d+|no|one|keine|ein|eine|aucun|un|sin|brak)"
 _QUOTE = "[\"'“”„‘‚«]"
+# A call to write a comment, a whole line's alternatives: furniture (_COMMENT_CALL_RE)
+# and a comment section's heading (_COMMENTS_HEADING_RE) alike.
+_CALLS_TO_COMMENT = (
+    r"(?:leave|post|write|add|submit) (?:a|your|new) (?:reply|comment|response)(?: to .*)?"
+    r"|(?:join|start) the (?:discussion|conversation)"
+    r"|schreib(?:e|en sie)? einen kommentar|hinterlasse einen kommentar|(?:laisser|ajouter) un commentaire"
+    r"|deja(?:r)? (?:un|tu) comentario|发表评论|我要评论"
+)
 _COMMENT_CALL_RE = re.compile(
-    r"\W*(?:(?:leave|post|write|add|submit) (?:a|your|new) (?:reply|comment|response)(?: to .*)?"
-    r"|comments? (?:are )?(?:closed|disabled)(?: for .*)?|(?:join|start) the (?:discussion|conversation)"
+    rf"\W*(?:{_CALLS_TO_COMMENT}"
+    r"|comments? (?:are )?(?:closed|disabled)(?: for .*)?"
     r"|be the first to (?:comment|review).*|(?:show|view|load|read|see|hide) (?:all )?(?:\d+ )?(?:comments|replies)"
     r"|you must be logged in to (?:post a )?comment.*|log ?in to (?:comment|reply).*|(?:comment by|pingback|trackback)\b.*"
     rf"|{_COUNT} (?:comments?|responses?|replies)(?: yet)?(?: (?:to|on) .*)?|{_COUNT} thoughts? on {_QUOTE}.*"
     r"|(?:comments?|kommentare?|commentaires?|comentarios|komentarze|评论)\s*[(\[]\d+[)\]]"
     r"|(?:rss )?feed for (?:the )?comments(?: on this (?:post|entry|article))?|comments? (?:rss|feed)(?: feed)?"
     r"|(?:blog )?comments powered by disqus|listed below are links to (?:weblogs|blogs|sites) that reference .*"
-    r"|schreib(?:e|en sie)? einen kommentar|hinterlasse einen kommentar|antwort hinterlassen|(?:jetzt )?kommentieren"
+    r"|antwort hinterlassen|(?:jetzt )?kommentieren"
     r"|kommentare? (?:schreiben|hinzufügen|verfassen|abgeben|anzeigen|einblenden|geschlossen|lesen)"
     rf"|{_COUNT} (?:kommentare?|antworten)(?: (?:zu|auf) .*)?|{_COUNT} gedanken zu {_QUOTE}.*"
     r"|(?:du musst|sie müssen) (?:angemeldet|eingeloggt) sein,? um (?:einen )?kommentar.*"
     r"|sie müssen sich einloggen,? um .*(?:kommentar|diskussion).*"
-    rf"|(?:laisser|ajouter) un commentaire|{_COUNT} commentaires?(?: (?:sur|pour) .*)?|commentaires (?:fermés|clos)"
-    rf"|deja(?:r)? (?:un|tu) comentario|{_COUNT} comentarios?|comentarios cerrados"
-    rf"|dodaj komentarz|{_COUNT} komentarz(?:e|y)?|发表评论|我要评论|查看评论|暂无评论|\d+ ?条评论"
+    rf"|{_COUNT} commentaires?(?: (?:sur|pour) .*)?|commentaires (?:fermés|clos)"
+    rf"|{_COUNT} comentarios?|comentarios cerrados"
+    rf"|dodaj komentarz|{_COUNT} komentarz(?:e|y)?|查看评论|暂无评论|\d+ ?条评论"
     r"|reply(?: to this comment)?|antworten|répondre|responder|odpowiedz|回复|(?:quote|zitieren|citer|citar|cytuj)(?!\s*:)"
     r"|(?:this site|diese website|ce site|este sitio) (?:uses|verwendet|utilise|usa) akismet.*)\W*",
 )
@@ -707,13 +715,10 @@ def comment_boxes(
 # languages of the dev data; not a comment's buttons ("Reply"), which a thread's posts
 # show too.
 _COMMENTS_HEADING_RE = re.compile(
-    r"\W*(?:(?:leave|post|write|add|submit) (?:a|your|new) (?:reply|comment|response)(?: to .*)?"
-    r"|(?:join|start) the (?:discussion|conversation)|be the first to comment.*|(?:(?:readers?|users?)'? )?comments"
+    rf"\W*(?:{_CALLS_TO_COMMENT}|be the first to comment.*|(?:(?:readers?|users?)'? )?comments"
     rf"|{_COUNT} (?:comments?|responses?|replies)(?: (?:to|on) .*)?|{_COUNT} thoughts? on {_QUOTE}.*"
     r"|(?:comments?|kommentare?|commentaires?|comentarios)\s*[(\[]\d+[)\]]|kommentare|commentaires|comentarios"
-    r"|schreib(?:e|en sie)? einen kommentar|hinterlasse einen kommentar|(?:laisser|ajouter) un commentaire"
-    rf"|deja(?:r)? (?:un|tu) comentario|{_COUNT} (?:kommentare?|commentaires?|comentarios?)"
-    r"|发表评论|我要评论|网友评论|读者评论|\d+ ?条评论)\W*",
+    rf"|{_COUNT} (?:kommentare?|commentaires?|comentarios?)|网友评论|读者评论|\d+ ?条评论)\W*",
 )
 # A heading is this long at most, and this share of link text at most: a link to the
 # comments ("4 Comments" in the byline, "Comments" in a toolbar) jumps to them from
