@@ -15,7 +15,7 @@ writes into OUT_DIR:
   members after it kept;
 - ``header-cut.warc.gz``: cut inside a record's WARC header, and
   ``no-target-uri.warc.gz``: a response record without WARC-Target-URI. These two
-  make ``iter_warc`` raise (docs/robustness.md, "Findings") and are kept apart.
+  broke ``iter_warc`` (docs/robustness.md, "Findings") and are kept apart.
 
 ``--report`` then runs every case through ``webclean.extract`` (the body as stored)
 and through ``webclean.warc.iter_warc`` (the body a browser would see) and prints

@@ -36,7 +36,7 @@ from urllib.parse import unquote, urlparse
 
 from warcio.archiveiterator import ArchiveIterator
 from warcio.exceptions import ArchiveLoadFailed
-from warcio.recordloader import ArcWarcRecord
+from warcio.recordloader import ArcWarcRecord, ArcWarcRecordLoader
 from warcio.statusandheaders import StatusAndHeaders, StatusAndHeadersParserException
 
 from webclean.config import LimitsConfig
@@ -52,8 +52,8 @@ _NON_CHUNKED = "non-chunked gzip"
 
 # What a damaged file raises while warcio reads it: bad gzip data, a cut header,
 # a Content-Length that is not a number, an I/O error of the file system.
-# AttributeError: warcio's reader fails so on some malformed records (no WARC-Target-URI
-# on a response, a header cut short), and one bad record must not fail the task.
+# AttributeError: warcio's reader fails so on some malformed records (a header cut
+# short), and one bad record must not fail the task.
 READ_ERRORS = (
     ArchiveLoadFailed, StatusAndHeadersParserException, EOFError, OSError, ValueError, zlib.error, AttributeError,
 )  # fmt: skip
@@ -115,6 +115,22 @@ class Payload(NamedTuple):
     error: str | None = None
 
 
+class _RecordLoader(ArcWarcRecordLoader):
+    """warcio's record loader, which reads a record without WARC-Target-URI as it reads
+    one whose address is http: (a response's block as an HTTP message, as crawlers write
+    it) where warcio's own fails on the missing address and the rest of the file is lost."""
+
+    def load_http_headers(self, rec_type: str, uri: str | None, stream: Any, length: int | None) -> Any:
+        return super().load_http_headers(rec_type, "http:" if uri is None else uri, stream, length)
+
+
+def _archive(stream: Any) -> ArchiveIterator:
+    """warcio's ArchiveIterator over ``stream``, with _RecordLoader."""
+    records = ArchiveIterator(stream)
+    records.loader = _RecordLoader(verify_http=False, arc2warc=False)  # ArchiveIterator's own settings
+    return records
+
+
 def iter_warc(source: str | BinaryIO, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Iterator[WarcItem]:
     """Yield the pages of a WARC or ARC (plain or gzip), then one :class:`WarcEnd`.
 
@@ -131,7 +147,7 @@ def iter_warc(source: str | BinaryIO, *, max_bytes: int = DEFAULT_MAX_BYTES) -> 
         return
     try:
         with opened as stream:
-            end = yield from _iter_records(ArchiveIterator(stream), name, max_bytes, counts)
+            end = yield from _iter_records(_archive(stream), name, max_bytes, counts)
     except _SplitMembers as split:
         end = yield from _iter_inflated(source, name, max_bytes, counts, split)
     yield end
@@ -163,7 +179,7 @@ def _iter_inflated(
         return stopped
     with opened as stream:
         inflated = _Inflated(stream)
-        records = ArchiveIterator(inflated)
+        records = _archive(inflated)
         try:
             end = yield from _iter_records(records, name, max_bytes, counts, skip=sum(counts.values()))
         except _SplitMembers:  # gzip inside gzip: not a WARC this reader knows

@@ -64,3 +64,12 @@ def test_hostile_warcs_complete_and_every_record_gives_one_row(spark, tmp_path):
     # The duplicated record: two rows, one record ID, two offsets.
     control = [r for r in rows if r["url"] == "http://hostile.test/control-article" and r["source_file"] == str(corpus.warc)]
     assert len(control) == 2 and len({r["warc_record_id"] for r in control}) == 1
+
+
+def test_a_response_without_target_uri_gives_its_row_and_the_file_goes_on(spark, tmp_path):
+    corpus = corpus_script.make_corpus(tmp_path / "corpus", big_page_bytes=1_000, bomb_bytes=1_000)
+    job = ExtractJob(inputs=(str(corpus.no_target_uri_warc),), output=str(tmp_path / "out"), run_date=RUN_DATE, config=CONFIG)
+    summary = run_extract(spark, job)
+    rows = pq.read_table(partition_path(job.output, RUN_DATE)).to_pylist()
+    assert sorted((r["url"] or "") for r in rows) == ["", "http://hostile.test/no-uri-0", "http://hostile.test/no-uri-2"]
+    assert {r["status"] for r in rows} == {Status.OK} and not summary.files_with_errors
