@@ -22,7 +22,7 @@ from webclean.line_features import LONG_LINE, PROSE_LINK_RATIO, is_prose
 from webclean.segment import GROUP_BIT, IN_RELATED, RELATED_NAME
 from webclean.text import text_length
 from webclean.timing import StageTimer, timed
-from webclean.tokenize import cjk_chars
+from webclean.tokenize import cjk_chars, ends_sentence
 from webclean.units import Unit
 
 LINK_RUN = "link run"  # dropped with a run of all-link lines, not classified (link_runs)
@@ -819,14 +819,13 @@ def bare_prose(units: Sequence[Unit]) -> list[bool]:
 
 
 # A sentence: this many characters at least, at most PROSE_LINK_RATIO of them link text,
-# ending as a sentence ends, and no notice of the site's (is_notice).
+# ending as a sentence ends (tokenize.ends_sentence), and no notice of the site's (is_notice).
 SENTENCE_CHARS = 40
-_SENTENCE_END_RE = re.compile(r"[.!?。！？…][\"'”’»)]*$")
 
 
 def is_sentence(unit: Unit) -> bool:
     """Whether the unit is a sentence of text (bare_prose, where no paragraph is)."""
     return (
         unit.length >= SENTENCE_CHARS and unit.link_ratio <= PROSE_LINK_RATIO
-        and _SENTENCE_END_RE.search(unit.text) is not None and not is_notice(unit)
+        and ends_sentence(unit.text) and not is_notice(unit)
     )  # fmt: skip

@@ -52,8 +52,9 @@ _NON_CHUNKED = "non-chunked gzip"
 
 # What a damaged file raises while warcio reads it: bad gzip data, a cut header,
 # a Content-Length that is not a number, an I/O error of the file system.
-# AttributeError: warcio's reader fails so on some malformed records (a header cut
-# short), and one bad record must not fail the task.
+# AttributeError: warcio's reader raises it where a malformed record leaves one of its
+# values None (a response without WARC-Target-URI did, before _RecordLoader); one bad
+# record must not fail the task.
 READ_ERRORS = (
     ArchiveLoadFailed, StatusAndHeadersParserException, EOFError, OSError, ValueError, zlib.error, AttributeError,
 )  # fmt: skip
