@@ -145,6 +145,17 @@ _STORY = "<p>" + "The story goes on at length. " * 8 + "</p>"
 _STORY_TEXT = ("The story goes on at length. " * 8).strip()
 
 
+def test_a_box_of_reviews_is_marked_outside_the_features_groups():
+    from webclean.segment import _GROUPS_MASK, GROUP_BIT, REVIEWS_BIT, _attr_marks
+
+    for value in ("customer-reviews", "jdgm-widget jdgm-review-widget judgeme_product_reviews", "okendo-reviews__list"):
+        assert _attr_marks(value)[2] == REVIEWS_BIT, value
+    for value in ("review-body", "reviewsHeader", "post category-reviews", "entry-category-camera_reviews", "previews"):
+        assert not _attr_marks(value)[2] & REVIEWS_BIT, value
+    assert not REVIEWS_BIT & _GROUPS_MASK
+    assert _attr_marks("comment-list reviews")[2] == GROUP_BIT["comment"] | REVIEWS_BIT
+
+
 def test_consent_boxes_are_passed_over_with_their_text_but_not_their_tail():
     texts = _texts(
         f"<html><body><div class='article'>{_STORY}</div>"

@@ -823,6 +823,34 @@ def test_an_articles_comment_section_is_not_extracted():
     assert [unit.outcome for unit in explain(page).units if unit.text in comments] == [COMMENT, COMMENT]
 
 
+def test_a_shops_reviews_go_as_its_comments_and_a_critics_review_stays():
+    from webclean import extract
+
+    description = (
+        "The kettle boils a litre of water in three minutes and switches itself off when it is done. "
+        "Its steel body keeps the heat in, and the base turns all the way round, so it suits either hand. "
+    )
+    reviews = [
+        "Bought it for my mother, she loves it and says it is much quieter than her old one.",
+        "Stopped working after two months, and the seller never answered my e-mails about a refund.",
+    ]
+    records = "".join(
+        f"<li class='review'><p><a href='/u/{i}'>buyer{i}</a> rated it {5 - i} stars</p><p>{r}</p></li>" for i, r in enumerate(reviews)
+    )
+    page = (
+        "<html><body><div class='product'><h1>Steel kettle, 1.7 litres</h1>"
+        + "".join(f"<p>{description}</p>" for _ in range(4))
+        + f"<div id='customer-reviews'><h3>What buyers say</h3><ul>{records}</ul></div></div></body></html>"
+    )
+    text = extract(page).text
+    assert description.strip() in text and not any(review in text for review in reviews)
+    # A critic's article in a box named for one review, or posts that WordPress files under
+    # the subject "reviews", are the page's text.
+    for name in ("review-body", "category-reviews"):
+        story = page.replace("id='customer-reviews'", f"class='{name}'")
+        assert all(review in extract(story).text for review in reviews), name
+
+
 STORY_LINE = (
     "The ferry between the two islands will run every hour from May, the harbour board said on Monday, after a year of"
     " delays and two changes of operator."

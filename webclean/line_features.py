@@ -15,7 +15,7 @@ import numpy as np
 from lxml import etree
 
 from webclean.lexicon import NoiseLexicon
-from webclean.segment import ANCESTOR_GROUPS, CELLS, LIST_ITEMS, Line, related_boxes
+from webclean.segment import ANCESTOR_GROUPS, CELLS, LIST_ITEMS, REVIEWS_BIT, Line, related_boxes
 from webclean.text import code_text, normalise_space, text_length
 from webclean.tokenize import ends_sentence, marks_of, sentence_ends
 from webclean.units import Unit, units_from_columns
@@ -71,7 +71,7 @@ _BYTE_CLASSES = bytes.maketrans(
     (string.ascii_uppercase + string.ascii_lowercase + string.digits).encode(),
     _CAPITAL * 26 + _SMALL * 26 + _DIGIT * 10,
 )
-# The in_* columns of every value of Unit.groups, a row each.
+# The in_* columns of every value of Unit.groups without REVIEWS_BIT, a row each.
 _GROUP_COLUMNS = np.array(
     [[groups >> k & 1 for k in range(len(ANCESTOR_GROUPS))] for groups in range(1 << len(ANCESTOR_GROUPS))], dtype=np.float64
 )
@@ -205,7 +205,8 @@ def _unit_columns(units: Sequence[Unit]) -> np.ndarray:
         ),
         dtype=np.float64,
     )
-    return np.concatenate((columns.T, kinds, (signs < 0).T, (signs > 0).T, _GROUP_COLUMNS[list(fields["groups"])]), axis=1)
+    groups = _GROUP_COLUMNS[[g & ~REVIEWS_BIT for g in fields["groups"]]]
+    return np.concatenate((columns.T, kinds, (signs < 0).T, (signs > 0).T, groups), axis=1)
 
 
 # A line this long (non-space characters) with few links (a link ratio of at most

@@ -82,6 +82,13 @@ _CONTENT_ATTR_WORDS = frozenset("article content post entry story main body text
 _NOISE_BIT = 1 << len(ANCESTOR_GROUPS)
 _CONTENT_BIT = _NOISE_BIT << 1
 _GROUPS_MASK = _NOISE_BIT - 1
+# A box of buyers' reviews ("customer-reviews", "product-reviews", a widget's
+# "jdgm-reviews"): the readers' comments of a shop's page. Line.groups carries it past
+# the bits of ANCESTOR_GROUPS, so it is no feature (line_features reads those bits
+# only); the pass comments drops what such a box holds as it drops comments. The one
+# review ("review-body") is a critic's article, and "category-reviews" the subject of
+# a post (_SUBJECT_PREFIXES).
+REVIEWS_BIT = _CONTENT_BIT << 1
 
 
 def _word_bits() -> dict[str, int]:
@@ -112,7 +119,7 @@ class Line(NamedTuple):
     # page's "main-content" is a comment.
     noise_attr: bool
     content_attr: bool
-    groups: int  # the ANCESTOR_GROUPS named by the line's ancestors, as bits
+    groups: int  # the ANCESTOR_GROUPS named by the line's ancestors, as bits, and REVIEWS_BIT
     length: int  # characters other than white space (text.text_length of the text)
     level: int  # the owner's ancestors: how deep it sits in the tree
     # Inside a footer, a navigation or a banner (FURNITURE_TAGS, FURNITURE_ROLES), or an
@@ -190,7 +197,18 @@ def _attr_marks(attrs: str) -> tuple[bool, bool, int, bool]:
     lowered = attrs.lower()
     for word in _ATTR_WORD_RE.findall(lowered):
         bits |= _WORD_BITS.get(word, 0)
-    return bool(bits & _NOISE_BIT), bool(bits & _CONTENT_BIT), bits & _GROUPS_MASK, _names_consent(lowered)
+    groups = bits & _GROUPS_MASK
+    if "reviews" in lowered and _names_reviews(lowered):
+        groups |= REVIEWS_BIT
+    return bool(bits & _NOISE_BIT), bool(bits & _CONTENT_BIT), groups, _names_consent(lowered)
+
+
+def _names_reviews(names: str) -> bool:
+    """Whether lower-cased class and id words name a box of reviews (REVIEWS_BIT)."""
+    return any(
+        "reviews" in _ATTR_WORD_RE.findall(word) and not any(prefix in word for prefix in _SUBJECT_PREFIXES)
+        for word in names.split()
+    )
 
 
 # A consent manager's box (a cookie banner, its preference centre, a form's consent

@@ -19,7 +19,7 @@ from webclean.classifier import SVMParams
 from webclean.features import feature_matrix
 from webclean.lexicon import NoiseLexicon
 from webclean.line_features import LONG_LINE, PROSE_LINK_RATIO, is_prose
-from webclean.segment import GROUP_BIT, IN_RELATED, RELATED_NAME
+from webclean.segment import GROUP_BIT, IN_RELATED, RELATED_NAME, REVIEWS_BIT
 from webclean.text import text_length
 from webclean.timing import StageTimer, timed
 from webclean.tokenize import cjk_chars, ends_sentence
@@ -682,12 +682,18 @@ def code_lines(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
 ARTICLE_CHARS = 500
 
 
+# The boxes of comment_boxes: the readers' comments, and the buyers' reviews of a shop's
+# page (segment.REVIEWS_BIT).
+_COMMENT_BOXES = GROUP_BIT["comment"] | REVIEWS_BIT
+
+
 def comment_boxes(
     units: Sequence[Unit], kept: Sequence[str | None], comment_form: Callable[[], bool] = lambda: False
 ) -> list[bool]:
     """Which units are kept lines of the readers' comments under an article (the
     ``comments`` pass): lines inside a box whose class, id or tag names comments or
-    replies (Unit.groups: "comment-list", "disqus_thread", "respond"), on a page that
+    replies (Unit.groups: "comment-list", "disqus_thread", "respond") or a shop's
+    reviews ("customer-reviews": segment.REVIEWS_BIT), on a page that
     keeps ARTICLE_CHARS characters at least outside such boxes, or keeps some text
     outside them and holds the box to write a comment in (``comment_form``: asked only
     then, metadata.holds_comment_form): a blog's short post, a picture and its
@@ -700,7 +706,7 @@ def comment_boxes(
     """
     heading = comments_heading(units, kept)
     after = [heading is not None and i > heading and bool(text) for i, text in enumerate(kept)]
-    inside = [bool(unit.groups & GROUP_BIT["comment"]) for unit in units]
+    inside = [bool(unit.groups & _COMMENT_BOXES) for unit in units]
     if not any(inside):
         return after
     outside = sum(len(text) for text, box in zip(kept, inside) if text and not box)

@@ -41,7 +41,8 @@ class Unit(NamedTuple):
     # after the last record (reply box, pager, who is online: a thread ends with its last
     # post), 0 for any other line. Not a feature: denoise keeps and drops these lines as such.
     post: int = 0
-    # The segment.ANCESTOR_GROUPS its ancestors name, as bits (the "rich" features).
+    # The segment.ANCESTOR_GROUPS its ancestors name, as bits (the "rich" features), and
+    # segment.REVIEWS_BIT (no feature: the pass comments reads it).
     groups: int = 0
     # Inside the page's footer, navigation or banner, an article's footer or an aside
     # (segment.Line.furniture). Not a feature: the smoothing pass "furniture" drops such
