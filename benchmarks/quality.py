@@ -3,7 +3,7 @@
     python benchmarks/quality.py --data ../shared/data/*.jsonl.gz \\
         [--extractors webclean,trafilatura,readability,resiliparse,justext | peers,webclean-loso] \\
         [--limit N] [--jobs 2] [--out benchmarks/results/] [--plots DIR | --no-plots] \\
-        [--per-page NAME] [--by-lang]
+        [--per-page NAME] [--by-lang] [--seeds 0,1,2,3]
 
 Every extractor gets the page's HTML as a ``str`` (and its URL where the peer takes
 one); pages with a full gold text get token F1 and shingle F1, ``snippets`` pages get
@@ -27,6 +27,14 @@ Held out: ``webclean-loso`` extracts each set with a model trained on the other 
 trained on the sites of the other folds (webclean.evaluate.held_out_models); the
 report adds token F1 per page type (WCXB's ``page_type``) and, for each webclean row,
 the pages it scores below 0.5 where a peer reaches 0.8, and the other way round.
+
+A held-out row's models depend on their seed (``classifier.random_state``: the SVM's
+sample of lines, the trees' early stopping): retrained on a slightly different set of
+lines, they move a set's F1 by 0.001 to 0.004, about as much as another seed does.
+``--seeds 0,1,2,3`` runs each held-out row once per seed (rows ``webclean-loso@0``,
+``webclean-loso@1`` …; one row may also be asked for as ``webclean-loso@2``) and adds a
+table of each set's and page type's F1 per seed and over the seeds, beside the best
+peer's.
 
 Peers are optional (``pip install webclean[peers]``): an extractor whose package does
 not import is skipped with a message. The library never imports them; only this
@@ -124,19 +132,20 @@ def _webclean_method(method: str) -> Callable[..., Extract]:
 SITE_FOLDS = 5
 
 
-def _webclean_held_out(pages: Sequence[Page] = (), method: str = "svm", by: str = "set") -> Extract:
+def _webclean_held_out(pages: Sequence[Page] = (), method: str = "svm", by: str = "set", seed: int = 0) -> Extract:
     """webclean with models that never saw the page they extract, nor its set or site.
 
     The packaged model was trained on these very pages, so its scores here flatter it.
     ``by="set"`` (the ``-loso`` rows) trains a model per set on every other set and
     extracts the set's pages with it; ``by="site"`` (``-sites``) trains SITE_FOLDS
     models, each on the sites outside one fold (webclean.evaluate.held_out_models):
-    the honest figures to set beside the peers'.
+    the honest figures to set beside the peers'. ``seed``: the models'
+    ``classifier.random_state``.
     """
     import webclean
     from webclean.evaluate import held_out_models
 
-    config = webclean.Config(method=method)
+    config = webclean.Config(method=method).with_overrides([f"classifier.random_state={seed}"])
     models = {}
     for held, model in held_out_models(pages, config, by=by, folds=SITE_FOLDS):
         models.update((_key(page), model) for page in held)
@@ -293,12 +302,12 @@ BUILDERS: dict[str, Callable[..., Extract]] = {
     "webclean": _webclean,
     "webclean-paper": _webclean_paper,
     "webclean-loso": _webclean_held_out,
-    "webclean-sites": lambda pages=(): _webclean_held_out(pages, by="site"),
-    "webclean-paper-loso": lambda pages=(): _webclean_held_out(pages, method="paper"),
+    "webclean-sites": lambda pages=(), seed=0: _webclean_held_out(pages, by="site", seed=seed),
+    "webclean-paper-loso": lambda pages=(), seed=0: _webclean_held_out(pages, method="paper", seed=seed),
     "webclean-blocks": _webclean_method("blocks"),
     "webclean-ladom": _webclean_method("ladom"),
     "webclean-mlp": _webclean_method("mlp"),
-    "webclean-mlp-loso": lambda pages=(): _webclean_held_out(pages, method="mlp"),
+    "webclean-mlp-loso": lambda pages=(), seed=0: _webclean_held_out(pages, method="mlp", seed=seed),
     "trafilatura": _trafilatura,
     "trafilatura-fast": _trafilatura_fast,
     "readability": _readability,
@@ -314,6 +323,28 @@ BUILDERS: dict[str, Callable[..., Extract]] = {
 LOCATING = {
     "webclean": "svm", "webclean-loso": "svm", "webclean-sites": "svm", "webclean-paper": "paper", "webclean-paper-loso": "paper",
 }  # fmt: skip
+
+
+# The rows whose models are trained on the benchmark's pages, and so take a seed.
+HELD_OUT_SUFFIXES = ("-loso", "-sites")
+
+
+def split_seed(name: str) -> tuple[str, int | None]:
+    """``"webclean-loso@2"`` → ``("webclean-loso", 2)``; a name without a seed → (name, None)."""
+    base, at, seed = name.partition("@")
+    if not at:
+        return name, None
+    if not base.endswith(HELD_OUT_SUFFIXES) or not seed.isdigit():
+        raise SystemExit(f"{name!r}: only a held-out row ({', '.join(HELD_OUT_SUFFIXES)}) takes a seed, as a number: webclean-loso@1")
+    return base, int(seed)
+
+
+def build(name: str, pages: Sequence[Page] = ()) -> Extract:
+    """The extractor a row names, a held-out row's with its seed."""
+    base, seed = split_seed(name)
+    if base not in NEEDS_PAGES:
+        return BUILDERS[base]()
+    return BUILDERS[base](pages) if seed is None else BUILDERS[base](pages, seed=seed)
 
 
 class ExtractorFailure(RuntimeError):
@@ -345,11 +376,18 @@ def html_text(markup: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def expand(names: Iterable[str]) -> list[str]:
-    """The names asked for, with "peers" replaced by every peer, each name once."""
+def expand(names: Iterable[str], seeds: Sequence[int] = ()) -> list[str]:
+    """The names asked for, with "peers" replaced by every peer and each held-out row
+    by one row a seed (``webclean-loso@1``) when ``seeds`` are given, each name once."""
     out: list[str] = []
     for name in names:
-        for one in PEERS if name == "peers" else (name,):
+        if name == "peers":
+            ones: Sequence[str] = PEERS
+        elif seeds and name.endswith(HELD_OUT_SUFFIXES):
+            ones = [f"{name}@{seed}" for seed in seeds]
+        else:
+            ones = (name,)
+        for one in ones:
             if one not in out:
                 out.append(one)
     return out
@@ -364,15 +402,16 @@ def available(names: Iterable[str]) -> list[str]:
     """
     usable = []
     for name in names:
-        if name not in BUILDERS:
+        base, _ = split_seed(name)
+        if base not in BUILDERS:
             raise SystemExit(f"unknown extractor {name!r}; known: {', '.join(BUILDERS)}")
         try:
             with quiet():
-                if name.endswith(("-loso", "-sites")):
+                if base.endswith(HELD_OUT_SUFFIXES):
                     # These train on the benchmark's pages: building them here would train on none.
                     importlib.import_module("webclean.training")
                 else:
-                    BUILDERS[name]()
+                    build(name)
         except Exception as exc:  # noqa: BLE001 - reported, and the row is skipped
             print(f"skipping {name}: {type(exc).__name__}: {exc}", file=sys.stderr)
             continue
@@ -423,10 +462,11 @@ def run_extractor(name: str, paths: Sequence[str], limit: int | None) -> list[Pa
 def run_pages(name: str, pages: Sequence[Page]) -> list[PageRun]:
     """Pages already loaded through one extractor (a held-out row trains on these very pages)."""
     with quiet():
-        extract = BUILDERS[name](pages) if name in NEEDS_PAGES else BUILDERS[name]()
+        extract = build(name, pages)
         runs = [run_page(name, extract, page) for page in pages]
-        if name in LOCATING:
-            runs = with_located(runs, pages, LOCATING[name])
+        base, _ = split_seed(name)
+        if base in LOCATING:
+            runs = with_located(runs, pages, LOCATING[base])
     return runs
 
 
@@ -588,10 +628,53 @@ def loss_table(results: dict[str, list[PageRun]], ours: str) -> str:
     return "\n".join(lines)
 
 
+def seeds_table(results: dict[str, list[PageRun]]) -> str:
+    """For each held-out row run with several seeds: each set's and each page type's
+    mean F1 (token F1, or snippet F1 on snippet pages) per seed, their mean over the
+    seeds and their range, beside the best peer's."""
+    rows: dict[str, list[str]] = {}
+    for name in results:
+        base, seed = split_seed(name)
+        if seed is not None:
+            rows.setdefault(base, []).append(name)
+    peers = [name for name in results if not name.startswith("webclean")]
+    parts = []
+    for base, names in rows.items():
+        if len(names) < 2:
+            continue
+        seeds = [str(split_seed(name)[1]) for name in names]
+        groups: dict[str, Callable[[PageScore], bool]] = {
+            source: (lambda score, source=source: score.source == source)
+            for source in sorted({r.score.source for r in results[names[0]]})
+        }
+        kinds = sorted({r.score.page_type for r in results[names[0]] if r.score.page_type})
+        groups.update({f"type {kind}": (lambda score, kind=kind: score.page_type == kind) for kind in kinds})
+        head = f"| set | pages | {' | '.join(f'seed {s}' for s in seeds)} | mean | range | best peer | mean − best peer |"
+        lines = [f"### {base}: F1 per seed", "", head, "|---|---|" + "---|" * (len(seeds) + 4)]
+        for label, holds in groups.items():
+            means = [_mean_f1(r for r in results[name] if holds(r.score)) for name in names]
+            pages = sum(holds(r.score) for r in results[names[0]])
+            if None in means:
+                continue
+            mean = sum(means) / len(means)
+            best = max(((_mean_f1(r for r in results[peer] if holds(r.score)), peer) for peer in peers), default=(None, ""))
+            peer_cells = ["–", "–"] if best[0] is None else [f"{best[1]} {best[0]:.4f}", f"{mean - best[0]:+.4f}"]
+            cells = [label, str(pages), *(f"{m:.4f}" for m in means), f"{mean:.4f}", f"{max(means) - min(means):.4f}", *peer_cells]
+            lines.append("| " + " | ".join(cells) + " |")
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts)
+
+
+def _mean_f1(runs: Iterable[PageRun]) -> float | None:
+    """The mean of the pages' main F1 (token F1, or snippet F1 on snippet pages)."""
+    scores = [r.score.main_f1 for r in runs]
+    return sum(scores) / len(scores) if scores else None
+
+
 def report(results: dict[str, list[PageRun]], by_lang: bool) -> str:
     sources = sorted({r.score.source for runs in results.values() for r in runs})
     parts = [set_table(source, results) for source in sources]
-    parts += [page_type_table(results)]
+    parts += [page_type_table(results), seeds_table(results)]
     parts += [loss_table(results, name) for name in results if name.startswith("webclean")]
     if by_lang:
         parts += [lang_table(name, runs) for name, runs in results.items()]
@@ -752,12 +835,16 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--by-lang", action="store_true", help="add per-language tables")
     parser.add_argument("--plots", type=Path, metavar="DIR", help="where the PNG figures go (default: --out)")
     parser.add_argument("--no-plots", action="store_true", help="write no figures")
+    parser.add_argument(
+        "--seeds", type=lambda value: [int(v) for v in value.split(",")], default=[],
+        help="comma-separated: each held-out row once per seed (webclean-loso@0 …), and a table over the seeds",
+    )
     return parser.parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    names = available(expand(n.strip() for n in args.extractors.split(",") if n.strip()))
+    names = available(expand((n.strip() for n in args.extractors.split(",") if n.strip()), args.seeds))
     if not names:
         print("no extractor available", file=sys.stderr)
         return 1
