@@ -630,8 +630,8 @@ def loss_table(results: dict[str, list[PageRun]], ours: str) -> str:
 
 def seeds_table(results: dict[str, list[PageRun]]) -> str:
     """For each held-out row run with several seeds: each set's and each page type's
-    mean F1 (token F1, or snippet F1 on snippet pages) per seed, their mean over the
-    seeds and their range, beside the best peer's."""
+    F1 (as the set tables give it) per seed, its mean over the seeds and its range,
+    beside the best peer's."""
     rows: dict[str, list[str]] = {}
     for name in results:
         base, seed = split_seed(name)
@@ -666,9 +666,12 @@ def seeds_table(results: dict[str, list[PageRun]]) -> str:
 
 
 def _mean_f1(runs: Iterable[PageRun]) -> float | None:
-    """The mean of the pages' main F1 (token F1, or snippet F1 on snippet pages)."""
-    scores = [r.score.main_f1 for r in runs]
-    return sum(scores) / len(scores) if scores else None
+    """The figure of the set tables: the pages' mean token F1, or on snippet pages the
+    snippet F1 of their summed counts."""
+    summary = Summary.of(r.score for r in runs)
+    if summary.token_f1 is not None:
+        return summary.token_f1
+    return summary.snippet.f1 if summary.snippet is not None else None
 
 
 def report(results: dict[str, list[PageRun]], by_lang: bool) -> str:
