@@ -169,8 +169,9 @@ class DenoiseConfig:
     """Step 4: the noise filter for long tags."""
 
     beta: int = 40
-    # Method svm: keep the readers' comments under an article (its pass ``comments`` off;
-    # smoothing.comment_boxes), for a corpus that wants the discussion too.
+    # Method svm: keep the readers' comments under an article and a shop's reviews (its
+    # pass ``comments`` off; smoothing.comment_boxes), for a corpus that wants the
+    # discussion too.
     comments: bool = False
 
     def validate(self) -> None:

@@ -71,9 +71,10 @@ _BYTE_CLASSES = bytes.maketrans(
     (string.ascii_uppercase + string.ascii_lowercase + string.digits).encode(),
     _CAPITAL * 26 + _SMALL * 26 + _DIGIT * 10,
 )
-# The in_* columns of every value of Unit.groups without REVIEWS_BIT, a row each.
+# The in_* columns of every value of Unit.groups, a row each (segment.REVIEWS_BIT, the
+# bit after the groups', is none of them).
 _GROUP_COLUMNS = np.array(
-    [[groups >> k & 1 for k in range(len(ANCESTOR_GROUPS))] for groups in range(1 << len(ANCESTOR_GROUPS))], dtype=np.float64
+    [[groups >> k & 1 for k in range(len(ANCESTOR_GROUPS))] for groups in range(REVIEWS_BIT << 1)], dtype=np.float64
 )
 # The columns rich_rows finds from the rows' texts, and those it finds from their units,
 # in the order each computes them; together they are every column once.
@@ -205,8 +206,7 @@ def _unit_columns(units: Sequence[Unit]) -> np.ndarray:
         ),
         dtype=np.float64,
     )
-    groups = _GROUP_COLUMNS[[g & ~REVIEWS_BIT for g in fields["groups"]]]
-    return np.concatenate((columns.T, kinds, (signs < 0).T, (signs > 0).T, groups), axis=1)
+    return np.concatenate((columns.T, kinds, (signs < 0).T, (signs > 0).T, _GROUP_COLUMNS[list(fields["groups"])]), axis=1)
 
 
 # A line this long (non-space characters) with few links (a link ratio of at most

@@ -83,12 +83,12 @@ _NOISE_BIT = 1 << len(ANCESTOR_GROUPS)
 _CONTENT_BIT = _NOISE_BIT << 1
 _GROUPS_MASK = _NOISE_BIT - 1
 # A box of buyers' reviews ("customer-reviews", "product-reviews", a widget's
-# "jdgm-reviews"): the readers' comments of a shop's page. Line.groups carries it past
-# the bits of ANCESTOR_GROUPS, so it is no feature (line_features reads those bits
-# only); the pass comments drops what such a box holds as it drops comments. The one
-# review ("review-body") is a critic's article, and "category-reviews" the subject of
-# a post (_SUBJECT_PREFIXES).
-REVIEWS_BIT = _CONTENT_BIT << 1
+# "jdgm-reviews"): the readers' comments of a shop's page. A bit of Line.groups past
+# those of ANCESTOR_GROUPS, so it is no feature (line_features reads those bits only);
+# the pass comments drops what such a box holds as it drops comments. The one review
+# ("review-body") is a critic's article, and "category-reviews" the subject of a post
+# (_SUBJECT_PREFIXES).
+REVIEWS_BIT = 1 << len(ANCESTOR_GROUPS)
 
 
 def _word_bits() -> dict[str, int]:
