@@ -166,6 +166,22 @@ def test_notices_drop_the_sites_calls_to_its_reader():
     assert smooth([line_unit(text) for text in kept], list(kept), 40, ("notices",)) == kept
 
 
+def test_notices_drop_a_chinese_sites_legal_notice_not_the_storys_words_for_one():
+    notices = [
+        "特别声明：以上内容(如有图片或视频亦包括在内)为自媒体平台“网易号”用户上传并发布，本平台仅提供信息存储服务。",
+        "【免责声明】本文仅代表作者本人观点，与本站无关。",
+        "声明：本报力求信息真实、准确，文章提及内容仅供参考，不构成实质性投资建议。",
+        "反侵权公告：",
+        "图片来自网络，如有侵权，请联系删除。",
+    ]
+    stories = [
+        "公司在声明中表示，将在三十日内完成整改。",
+        "外交部发言人发表声明：中方坚决反对。",
+        "【美国The Next Web作品的中文相关权益归本站独家所有。未经授权，不得转载、摘编等。】",
+    ]
+    _notices_drop_only(notices, stories)
+
+
 def test_notices_drop_the_pages_labels_whole_lines_only():
     labels = ["Advertisement", "- Anzeige -", "Share this article:", "Drucken", "4 min read", "Lesezeit: 2 Minuten"]
     _notices_drop_only(labels, ["Advertising revenue fell by a tenth.", "Share prices rose.", "Print runs are shorter now."])

@@ -310,6 +310,14 @@ _NOTICE_CUES = (
 )  # fmt: skip
 # The cues in one pattern: one search in C, not a Python test a cue.
 _NOTICE_CUE_RE = re.compile("|".join(map(re.escape, _NOTICE_CUES)))
+# A Chinese site's legal notice under a story: a line that opens with its label (免责声明,
+# 特别声明, 版权声明, 反侵权公告, 风险提示 … and a colon or a bracket), which a portal
+# puts under every article ("特别声明：以上内容……本平台仅提供信息存储服务。"), or that asks
+# to be told of an infringement ("如有侵权，请联系删除"). The rights of a story told in its
+# text ("未经授权，不得转载") stay: some golds keep them.
+_LEGAL_NOTICE_RE = re.compile(
+    r"^\W{0,2}(?:免责声明|特别声明|版权声明|郑重声明|反侵权公告|声明|风险提示)\s*[:：】\]]|如有侵权.{0,6}(?:联系|删除)"
+)
 
 
 # The text's tail (tail_lines): after the last kept paragraph of more than
@@ -537,6 +545,8 @@ def is_notice(unit: Unit) -> bool:
         return False
     folded = unit.text.casefold()
     if _NOTICE_CUE_RE.search(folded) is not None and _NOTICE_RE.search(unit.text) is not None:
+        return True
+    if _LEGAL_NOTICE_RE.search(unit.text) is not None:
         return True
     if unit.kind == "link" and _BACK_LINK_RE.fullmatch(unit.text) is not None:
         return True
