@@ -173,6 +173,7 @@ def test_notices_drop_a_chinese_sites_legal_notice_not_the_storys_words_for_one(
         "声明：本报力求信息真实、准确，文章提及内容仅供参考，不构成实质性投资建议。",
         "反侵权公告：",
         "图片来自网络，如有侵权，请联系删除。",
+        "转载请注明出处：快科技",
     ]
     stories = [
         "公司在声明中表示，将在三十日内完成整改。",
@@ -184,7 +185,10 @@ def test_notices_drop_a_chinese_sites_legal_notice_not_the_storys_words_for_one(
 
 def test_notices_drop_the_pages_labels_whole_lines_only():
     labels = ["Advertisement", "- Anzeige -", "Share this article:", "Drucken", "4 min read", "Lesezeit: 2 Minuten"]
-    _notices_drop_only(labels, ["Advertising revenue fell by a tenth.", "Share prices rose.", "Print runs are shorter now."])
+    labels += ["分享到：", "一键转发", "分享让更多人看到", "T + -", "A+ A-", "登录 后参与讨论"]
+    kept = ["Advertising revenue fell by a tenth.", "Share prices rose.", "Print runs are shorter now."]
+    kept += ["分享经济的规模去年扩大了一成。", "A+ 级的评级维持不变。", "T", "欢迎读者参与讨论。"]
+    _notices_drop_only(labels, kept)
 
 
 def test_notices_drop_the_pages_buttons_and_controls_not_prose_that_opens_with_their_words():

@@ -255,7 +255,8 @@ _COMMENT_CALL_RE = re.compile(
     r"|(?:this site|diese website|ce site|este sitio) (?:uses|verwendet|utilise|usa) akismet.*)\W*",
 )
 # The page's labels, each a whole line: an advertisement's ("Anzeige", "Reklama"), a
-# button to share or print ("Share this article", "Drucken"), to read on ("Read more",
+# button to share or print ("Share this article", "Drucken", "分享到", "一键转发"), the
+# text's size ("A+ A-", "T + -"), to read on ("Read more",
 # "Weiterlesen") or to act ("Learn more", "Register now", "Jetzt anmelden"), the
 # reading time ("4 min read", "Lesezeit: 2 Minuten"), a control of the page ("Search", "Close", "Skip to
 # content", "Back to top", "Table of contents", "« Previous Post | Next post »"), the
@@ -265,6 +266,7 @@ _PAGE_LABEL_RE = re.compile(
     r"\W*(?:advertisement|advertising|anzeige|werbung|reklama|publicidad|publicité|sponsored|gesponsert|广告"
     r"|(?:share|teilen|print|drucken|tweet|pin it|pinnen|imprimir|compartir|partager|imprimer)"
     r"(?: (?:this|the|diesen|den|dieses|die) (?:article|story|post|page|recipe|artikel|beitrag|seite|rezept|geschichte))?"
+    r"|分享(?:到|至)?|一键转发|分享让更多人看到|登录 ?后参与讨论|[at]\W*[+＋]\W*(?:[at]\W*)?[-－]"
     r"|read more|continue reading|weiterlesen|mehr lesen|lire la suite|leer más|seguir leyendo|czytaj dalej"
     r"|阅读全文|查看全文|阅读更多|(?:learn|find out|discover) more|mehr erfahren|en savoir plus|más información"
     r"|dowiedz się więcej|get started|(?:apply|join|shop|buy|order|book|register|donate|sign up|download|subscribe) now"
@@ -312,11 +314,12 @@ _NOTICE_CUES = (
 _NOTICE_CUE_RE = re.compile("|".join(map(re.escape, _NOTICE_CUES)))
 # A Chinese site's legal notice under a story: a line that opens with its label (免责声明,
 # 特别声明, 版权声明, 反侵权公告, 风险提示 … and a colon or a bracket), which a portal
-# puts under every article ("特别声明：以上内容……本平台仅提供信息存储服务。"), or that asks
-# to be told of an infringement ("如有侵权，请联系删除"). The rights of a story told in its
-# text ("未经授权，不得转载") stay: some golds keep them.
+# puts under every article ("特别声明：以上内容……本平台仅提供信息存储服务。"), that asks
+# to be told of an infringement ("如有侵权，请联系删除") or to be named when copied
+# ("转载请注明出处"). The rights of a story told in its text ("未经授权，不得转载") stay:
+# some golds keep them.
 _LEGAL_NOTICE_RE = re.compile(
-    r"^\W{0,2}(?:免责声明|特别声明|版权声明|郑重声明|反侵权公告|声明|风险提示)\s*[:：】\]]|如有侵权.{0,6}(?:联系|删除)"
+    r"^\W{0,2}(?:免责声明|特别声明|版权声明|郑重声明|反侵权公告|声明|风险提示)\s*[:：】\]]|如有侵权.{0,6}(?:联系|删除)|转载请注明"
 )
 
 
