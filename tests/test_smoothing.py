@@ -174,10 +174,12 @@ def test_notices_drop_a_chinese_sites_legal_notice_not_the_storys_words_for_one(
         "反侵权公告：",
         "图片来自网络，如有侵权，请联系删除。",
         "转载请注明出处：快科技",
+        "平台声明：该文观点仅代表作者本人，本平台仅提供信息存储空间服务。",
     ]
     stories = [
         "公司在声明中表示，将在三十日内完成整改。",
         "外交部发言人发表声明：中方坚决反对。",
+        "午间公告：天奇股份中标广汽丰田项目",
         "【美国The Next Web作品的中文相关权益归本站独家所有。未经授权，不得转载、摘编等。】",
     ]
     _notices_drop_only(notices, stories)

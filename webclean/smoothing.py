@@ -312,14 +312,15 @@ _NOTICE_CUES = (
 )  # fmt: skip
 # The cues in one pattern: one search in C, not a Python test a cue.
 _NOTICE_CUE_RE = re.compile("|".join(map(re.escape, _NOTICE_CUES)))
-# A Chinese site's legal notice under a story: a line that opens with its label (免责声明,
-# 特别声明, 版权声明, 反侵权公告, 风险提示 … and a colon or a bracket), which a portal
+# A Chinese site's legal notice under a story: a line that opens with its label (声明 and
+# up to two characters before it: 免责声明, 特别声明, 平台声明, 新浪声明 …; 反侵权公告,
+# 风险提示; then a colon or a bracket; not 公告 alone, which heads a story), which a portal
 # puts under every article ("特别声明：以上内容……本平台仅提供信息存储服务。"), that asks
 # to be told of an infringement ("如有侵权，请联系删除") or to be named when copied
 # ("转载请注明出处"). The rights of a story told in its text ("未经授权，不得转载") stay:
 # some golds keep them.
 _LEGAL_NOTICE_RE = re.compile(
-    r"^\W{0,2}(?:免责声明|特别声明|版权声明|郑重声明|反侵权公告|声明|风险提示)\s*[:：】\]]|如有侵权.{0,6}(?:联系|删除)|转载请注明"
+    r"^\W{0,2}(?:[\u4e00-\u9fff]{0,2}声明|反侵权公告|风险提示)\s*[:：】\]]|如有侵权.{0,6}(?:联系|删除)|转载请注明"
 )
 
 
