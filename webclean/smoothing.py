@@ -319,9 +319,9 @@ _NOTICE_CUE_RE = re.compile("|".join(map(re.escape, _NOTICE_CUES)))
 # to be told of an infringement ("如有侵权，请联系删除") or to be named when copied
 # ("转载请注明出处"). The rights of a story told in its text ("未经授权，不得转载") stay:
 # some golds keep them.
-_LEGAL_NOTICE_RE = re.compile(
-    r"^\W{0,2}(?:[\u4e00-\u9fff]{0,2}声明|反侵权公告|风险提示)\s*[:：】\]]|如有侵权.{0,6}(?:联系|删除)|转载请注明"
-)
+# Matched at the line's start; the phrases are looked for in C first.
+_LEGAL_LABEL_RE = re.compile(r"\W{0,2}(?:[\u4e00-\u9fff]{0,2}声明|反侵权公告|风险提示)\s*[:：】\]]")
+_INFRINGEMENT_RE = re.compile(r"如有侵权.{0,6}(?:联系|删除)")
 
 
 # The text's tail (tail_lines): after the last kept paragraph of more than
@@ -547,16 +547,18 @@ def is_notice(unit: Unit) -> bool:
     """Whether the unit is the site's notice to its reader (smooth's ``notices``)."""
     if not unit.is_sample or unit.length > NOTICE_CHARS:
         return False
-    folded = unit.text.casefold()
-    if _NOTICE_CUE_RE.search(folded) is not None and _NOTICE_RE.search(unit.text) is not None:
+    text = unit.text
+    if _NOTICE_CUE_RE.search(text.casefold()) is not None and _NOTICE_RE.search(text) is not None:
         return True
-    if _LEGAL_NOTICE_RE.search(unit.text) is not None:
+    if _LEGAL_LABEL_RE.match(text) is not None or "转载请注明" in text:
         return True
-    if unit.kind == "link" and _BACK_LINK_RE.fullmatch(unit.text) is not None:
+    if "侵权" in text and _INFRINGEMENT_RE.search(text) is not None:
+        return True
+    if unit.kind == "link" and _BACK_LINK_RE.fullmatch(text) is not None:
         return True
     # The whole-line patterns are written in lower case and matched against the
     # lower-cased text: twice as fast as re.IGNORECASE, which folds each character.
-    lowered = unit.text.lower()
+    lowered = text.lower()
     return (
         _COMMENT_CALL_RE.fullmatch(lowered) is not None
         or _PAGE_LABEL_RE.fullmatch(lowered) is not None
