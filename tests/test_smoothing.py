@@ -187,7 +187,7 @@ def test_notices_drop_a_chinese_sites_legal_notice_not_the_storys_words_for_one(
 
 def test_notices_drop_the_pages_labels_whole_lines_only():
     labels = ["Advertisement", "- Anzeige -", "Share this article:", "Drucken", "4 min read", "Lesezeit: 2 Minuten"]
-    labels += ["分享到：", "一键转发", "分享让更多人看到", "T + -", "A+ A-", "登录 后参与讨论"]
+    labels += ["分享到：", "一键转发", "分享让更多人看到", "T + -", "A+ A-", "登录 后参与讨论", "展开全文"]
     kept = ["Advertising revenue fell by a tenth.", "Share prices rose.", "Print runs are shorter now."]
     kept += ["分享经济的规模去年扩大了一成。", "A+ 级的评级维持不变。", "T", "欢迎读者参与讨论。"]
     _notices_drop_only(labels, kept)

@@ -268,7 +268,7 @@ _PAGE_LABEL_RE = re.compile(
     r"(?: (?:this|the|diesen|den|dieses|die) (?:article|story|post|page|recipe|artikel|beitrag|seite|rezept|geschichte))?"
     r"|分享(?:到|至)?|一键转发|分享让更多人看到|登录 ?后参与讨论|[at]\W*[+＋]\W*(?:[at]\W*)?[-－]"
     r"|read more|continue reading|weiterlesen|mehr lesen|lire la suite|leer más|seguir leyendo|czytaj dalej"
-    r"|阅读全文|查看全文|阅读更多|(?:learn|find out|discover) more|mehr erfahren|en savoir plus|más información"
+    r"|阅读全文|查看全文|阅读更多|展开全文|展开阅读全文|(?:learn|find out|discover) more|mehr erfahren|en savoir plus|más información"
     r"|dowiedz się więcej|get started|(?:apply|join|shop|buy|order|book|register|donate|sign up|download|subscribe) now"
     r"|jetzt (?:kaufen|bestellen|anmelden|registrieren|spenden)"
     r"|\d+ (?:min|mins|minutes?|minuten?|minut) (?:read|lesezeit|czytania|de lecture|de lectura)"
