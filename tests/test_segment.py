@@ -300,7 +300,7 @@ def test_a_related_name_on_the_first_line_names_no_box():
     [
         ("Related coverage", True), ("Mehr zum Thema", True), ("Lo más leído", True), ("大家都在看", True),
         ("You may also like ›", True), ("Editor's picks", True), ("Das könnte dich auch interessieren", True),
-        ("Czytaj także", True), ("延伸阅读", True),
+        ("Czytaj także", True), ("延伸阅读", True), ("相关事件", True), ("媒体报道", True),
         # A blog's sidebar widgets: lists of posts, comments, categories, tags.
         ("Recent Posts", True), ("Neueste Kommentare", True), ("Categories", True), ("Schlagwörter", True),
         ("Empfehlungen der Redaktion", True), ("Explore further", True),

@@ -426,7 +426,7 @@ _RELATED_NAME_RE = re.compile(
     r"|noticias relacionadas|artículos relacionados|(?:también )?te puede interesar|lo más leído|lo más visto|más noticias"
     r"|polecane|najczęściej czytane|podobne artykuły|czytaj (?:także|też)|zobacz (?:także|też)"
     r"|相关推荐|为你推荐|猜你喜欢|相关阅读|热门推荐|推荐阅读|相关文章|相关新闻|您可能感兴趣的文章|热门文章|精彩推荐|大家都在看|热门资讯"
-    r"|延伸阅读|相关报道|编辑推荐|今日推荐|相关视频|热点新闻)"
+    r"|延伸阅读|相关报道|相关事件|相关话题|相关专题|媒体报道|编辑推荐|今日推荐|相关视频|热点新闻)"
     r"[^\w:：]*$",
 )
 # Line.related: a line that names such a box, and a line inside the box it names.
