@@ -20,7 +20,7 @@ from webclean.features import feature_matrix
 from webclean.lexicon import NoiseLexicon
 from webclean.line_features import LONG_LINE, PROSE_LINK_RATIO, is_prose
 from webclean.segment import GROUP_BIT, IN_RELATED, RELATED_NAME, REVIEWS_BIT
-from webclean.text import text_length
+from webclean.text import CJK_IDEOGRAPHS, text_length
 from webclean.timing import StageTimer, timed
 from webclean.tokenize import cjk_chars, ends_sentence
 from webclean.units import Unit
@@ -320,7 +320,7 @@ _NOTICE_CUE_RE = re.compile("|".join(map(re.escape, _NOTICE_CUES)))
 # ("转载请注明出处"). The rights of a story told in its text ("未经授权，不得转载") stay:
 # some golds keep them.
 # Matched at the line's start; the phrases are looked for in C first.
-_LEGAL_LABEL_RE = re.compile(r"\W{0,2}(?:[\u4e00-\u9fff]{0,2}声明|反侵权公告|风险提示)\s*[:：】\]]")
+_LEGAL_LABEL_RE = re.compile(rf"\W{{0,2}}(?:[{CJK_IDEOGRAPHS}]{{0,2}}声明|反侵权公告|风险提示)\s*[:：】\]]")
 _INFRINGEMENT_RE = re.compile(r"如有侵权.{0,6}(?:联系|删除)")
 
 
