@@ -206,6 +206,13 @@ def test_undeclared_utf8_needs_no_detection(no_detection: None) -> None:
     assert decode_html(zh_page().encode("utf-8")) == Decoded(zh_page(), "utf-8", True, "utf-8")
 
 
+def test_only_valid_utf8_without_a_mark_is_handed_on_as_bytes(no_detection: None) -> None:
+    data = zh_page().encode("utf-8")
+    assert decode_html(data).utf8 is data
+    assert decode_html(b"\xef\xbb\xbf" + data).utf8 is None  # the mark is no text
+    assert decode_html(zh_page('<meta charset="GBK">').encode("gbk")).utf8 is None
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.binary(max_size=3000), st.one_of(st.none(), st.text(max_size=40)))
 def test_any_bytes_decode_without_raising(data: bytes, header: str | None) -> None:

@@ -360,6 +360,15 @@ def test_any_text_gives_a_clean_tree(text: str) -> None:
     assert isinstance(page_title(root), str)
 
 
+@settings(max_examples=300, deadline=None)
+@given(_MARKUP)
+def test_utf8_bytes_give_the_tree_of_their_text(text: str) -> None:
+    # decode.Decoded.utf8: a crawl's valid UTF-8 goes to the parser as it is.
+    as_text = parse_html(text, max_depth=8)
+    as_bytes = parse_html(text.encode("utf-8", "replace"), max_depth=8)
+    assert etree.tostring(as_bytes, encoding="unicode") == etree.tostring(as_text, encoding="unicode")
+
+
 def test_a_textarea_of_markup_goes_and_one_of_text_stays():
     root = parse_html(
         "<html><body><p>The story.</p>"

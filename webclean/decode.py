@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import charset_normalizer
 import webencodings
@@ -69,12 +69,16 @@ class Decoded:
     ``meta`` (also an XML declaration), ``utf-8`` (valid UTF-8, also when a
     declaration said otherwise), ``detected``, ``fallback`` or ``empty``.
     ``confident`` is False when the encoding was guessed or bytes were replaced.
+    ``utf8``: the page's own bytes where they are valid UTF-8 without a byte-order mark,
+    which the parser reads as they are (parse.parse_html) instead of the text encoded
+    again; None otherwise.
     """
 
     text: str
     encoding: str
     confident: bool
     source: str
+    utf8: bytes | None = field(default=None, compare=False, repr=False)
 
 
 # The WHATWG encodings decoded here -> the Python codec that implements each. The
@@ -218,7 +222,7 @@ def _result(text: str, name: str, confident: bool, source: str) -> Decoded:
 def _utf8_result(data: bytes, text: str, source: str) -> Decoded:
     """_result for ``text`` decoded from ``data`` as UTF-8: a NUL is the same byte in
     both, and found in the bytes many times faster than in a text of wide characters."""
-    return Decoded(text.replace("\x00", "") if b"\x00" in data else text, "utf-8", True, source)
+    return Decoded(text.replace("\x00", "") if b"\x00" in data else text, "utf-8", True, source, data)
 
 
 def _bom(data: bytes) -> tuple[str, int] | None:

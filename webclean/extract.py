@@ -251,7 +251,7 @@ def read_page(
                 status = Status.EMPTY if kind == "empty" else Status.NOT_HTML
                 return Extraction.failed(status, KIND_REASONS[kind], method=config.method)
             decoded = decode_html(html, http_charset)
-        html, encoding = decoded.text, decoded.encoding
+        html, encoding = decoded.text if decoded.utf8 is None else decoded.utf8, decoded.encoding
     try:
         with timed(timer, "parse"):
             root = parse_html(html, max_depth=config.limits.max_depth, noscript=noscript)

@@ -86,7 +86,7 @@ _PAGE_BOXES = ("div", "p", "article", "section", "main", "table", "ul", "ol", "h
 
 # A <noscript> up to its end tag, as a browser with scripts on reads it: raw text. One
 # without an end tag is left to libxml2 (and removed as junk).
-NOSCRIPT = re.compile(r"<noscript\b.*?</noscript\s*>", re.S | re.I)
+NOSCRIPT = re.compile(rb"<noscript\b.*?</noscript\s*>", re.S | re.I)
 # A noscript with more elements than this may have swallowed the page after it: the
 # page is parsed again without its noscripts. Theirs is a tracking pixel, a notice, a
 # fallback link or a small menu; a page's whole body has hundreds.
@@ -134,7 +134,7 @@ _VOID_TAGS = frozenset(
 # An open tag of these closes an open sibling of the same name (<li><li>, <p><p>).
 _SELF_CLOSING_SIBLINGS = frozenset("p li dt dd option tr td th".split())
 
-_DOCUMENT_END_TAG = re.compile(r"</(?:html|body)(?:\s[^>]*)?>", re.I)
+_DOCUMENT_END_TAG = re.compile(rb"</(?:html|body)(?:\s[^>]*)?>", re.I)
 
 # For the rare re-parse of over-deep pages: comments and raw-text elements are
 # copied whole, so that a "<div>" inside a script string does not count as a tag.
@@ -161,8 +161,12 @@ _CONTROL_REFERENCE = re.compile(
 _END_TAG_LOOKBACK = 64
 
 
-def parse_html(text: str, *, max_depth: int = 400, noscript: bool = False) -> etree._Element:
+def parse_html(text: str | bytes, *, max_depth: int = 400, noscript: bool = False) -> etree._Element:
     """Parse a page into its cleaned ``<html>`` element (see the module docstring).
+
+    ``text``: the page's text, or its bytes where they are valid UTF-8
+    (decode.Decoded.utf8), read as they are: encoding the text again costs as much as
+    a tenth of the parse.
 
     ``noscript``: keep the content of ``<noscript>`` elements, as a browser without
     scripts shows it, instead of removing them with their content.
@@ -177,21 +181,21 @@ def parse_html(text: str, *, max_depth: int = 400, noscript: bool = False) -> et
     depth = min(max_depth, MAX_SUPPORTED_DEPTH)
     if depth < 2:
         raise ValueError(f"max_depth must be at least 2, not {max_depth}")
-    text = _reopen_document(text)
-    root = _parse(text)
+    data = _reopen_document(_markup(text))
+    root = _parse(data)
     if root is None:
         return _empty_document()
     found = _Cleanable.find(root)
     if not noscript and _swallowing_noscript(found.noscripts):
-        text = NOSCRIPT.sub("", text)
-        root = _parse(text)
+        data = NOSCRIPT.sub(b"", data)
+        root = _parse(data)
         if root is None:
             return _empty_document()
         found = _Cleanable.find(root)
     deep = _elements_at_level(root, depth)
     if deep and _elements_at_level(root, MAX_SUPPORTED_DEPTH):
         # libxml2 may have hit its limit and dropped the rest of the page.
-        root = _parse(_flatten_markup(text, depth))
+        root = _parse(_flatten_markup(data.decode("utf-8", "replace"), depth).encode("utf-8"))
         if root is None:
             return _empty_document()
         found = _Cleanable.find(root)
@@ -203,7 +207,7 @@ def parse_html(text: str, *, max_depth: int = 400, noscript: bool = False) -> et
         etree.strip_tags(root, "noscript")
     _place_streamed_boxes(found.templates, root)
     _unwrap_swallowing_controls(found.controls)
-    if "javascript:" in text:  # most pages hold no such link: a search of the text spares a walk of the tree
+    if b"javascript:" in data:  # most pages hold no such link: a search of the text spares a walk of the tree
         _unwrap_nowhere_links(root)
     etree.strip_elements(root, *JUNK_TAGS, with_tail=False)
     _drop_markup_textareas(found.textareas)
@@ -265,13 +269,19 @@ def text_of(element: etree._Element) -> str:
 # --- parsing -------------------------------------------------------------------------
 
 
-def _parse(text: str) -> etree._Element | None:
-    """libxml2's tree, or None for a document without content."""
+def _markup(text: str | bytes) -> bytes:
+    """The UTF-8 bytes libxml2 reads: ``text`` encoded (or the bytes as they are), its
+    control characters out."""
     # "replace": a lone surrogate would make lxml stop reading a str at that point.
     # Control characters go: libxml2 keeps them, and lxml then refuses every text
     # assignment that contains one (a NUL also moves the whole page into <body>).
     # bytes.translate runs at about 1 GB/s, a tenth of the parse.
-    data = text.encode("utf-8", "replace").translate(_C0_TO_SPACE, _C0_DELETE)
+    data = text if isinstance(text, bytes) else text.encode("utf-8", "replace")
+    return data.translate(_C0_TO_SPACE, _C0_DELETE)
+
+
+def _parse(data: bytes) -> etree._Element | None:
+    """libxml2's tree of UTF-8 bytes (_markup), or None for a document without content."""
     try:
         root = etree.fromstring(data, _PARSER)
     except etree.LxmlError as err:
@@ -310,12 +320,12 @@ def _swallowing_noscript(noscripts: list[etree._Element]) -> bool:
     return False
 
 
-def _reopen_document(text: str) -> str:
+def _reopen_document(data: bytes) -> bytes:
     """Remove </body> and </html>, from the first one on (module docstring)."""
-    first = _DOCUMENT_END_TAG.search(text)  # one pass, about as fast as one str.find
+    first = _DOCUMENT_END_TAG.search(data)  # in bytes: faster than in a str of wide characters
     if first is None:
-        return text
-    return text[: first.start()] + _DOCUMENT_END_TAG.sub("", text[first.start() :])
+        return data
+    return data[: first.start()] + _DOCUMENT_END_TAG.sub(b"", data[first.start() :])
 
 
 # --- cleaning ------------------------------------------------------------------------
