@@ -9,7 +9,7 @@ import math
 import re
 import string
 from collections.abc import Sequence
-from itertools import chain, islice, repeat
+from itertools import accumulate, islice, repeat
 
 import numpy as np
 from lxml import etree
@@ -290,22 +290,34 @@ def _past_core(owners: Sequence[etree._Element], lengths: Sequence[int], prose: 
     total = sum(lengths[m] for m in prose)
     if total < CORE_PROSE_CHARS:
         return [False] * len(owners)
-    held: dict[etree._Element, int] = {}
-    for m in prose:
-        for element in chain((owners[m],), owners[m].iterancestors()):
-            held[element] = held.get(element, 0) + lengths[m]
-    # The elements that hold the share are nested, each holding more than half the
-    # prose: the deepest holds the least (and, among equals, was met first).
-    core = min((element for element, chars in held.items() if chars >= CORE_SHARE * total), key=held.__getitem__)
-    while core.tag in _PARTS and core.getparent() is not None:
-        core = core.getparent()
+    # An element's lines follow one another, so the lines of prose outside the box
+    # hold at most 1 - CORE_SHARE of the characters before it and as much after: the
+    # line at which half of them is reached lies inside, and the box is one of the
+    # elements around that line (its chain, innermost first).
+    middle = next(m for m, reached in zip(prose, accumulate(lengths[m] for m in prose)) if 2 * reached >= total)
+    around = [owners[middle], *owners[middle].iterancestors()]
+    place = {element: k for k, element in enumerate(around)}
+    # Each line of prose counts for the innermost element of the chain around it; an
+    # element of the chain holds what counts for it and for those inside it.
+    innermost = [0] * len(prose)
+    counted = [0] * len(around)
+    for i, m in enumerate(prose):
+        k = place.get(owners[m])
+        if k is None:
+            k = next(place[a] for a in owners[m].iterancestors() if a in place)
+        innermost[i] = k
+        counted[k] += lengths[m]
+    core_place = next(k for k, held in enumerate(accumulate(counted)) if held >= CORE_SHARE * total)
+    while around[core_place].tag in _PARTS and core_place + 1 < len(around):
+        core_place += 1
+    core = around[core_place]
 
     def inside(owner: etree._Element) -> bool:
         return owner is core or any(ancestor is core for ancestor in owner.iterancestors())
 
     # The box's lines follow one another: the last is found walking on from its last
     # line of prose, and every line after it lies outside.
-    last = max(m for m in prose if inside(owners[m]))
+    last = max(m for m, k in zip(prose, innermost) if k <= core_place)
     while last + 1 < len(owners) and inside(owners[last + 1]):
         last += 1
     return [m > last for m in range(len(owners))]
