@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from ahocorasick_rs import AhoCorasick
+
 from webclean.classifier import SVMParams
 from webclean.features import feature_matrix
 from webclean.lexicon import NoiseLexicon
@@ -302,16 +304,18 @@ _BACK_LINK_RE = re.compile(
 # "the next post" is not.
 _ADJACENT_POST_RE = re.compile(r"\W*(?:previous|next|older|newer) (?:post|article|entry|story)\W+\w.*")
 ADJACENT_LINK_RATIO = 0.5
+# The whole lines that are notices whatever their links, in one pattern: one match, not three.
+_WHOLE_LINE_NOTICE_RE = re.compile("|".join(f"(?:{p.pattern})" for p in (_COMMENT_CALL_RE, _PAGE_LABEL_RE, _FILED_RE)))
 # What every match of _NOTICE_RE holds once the text is case-folded (str.casefold): the
-# pattern is tried at every position of a line, the cues are looked for in C, and most
-# lines hold none of them. None has an "i", which re.IGNORECASE also matches as the
+# pattern is tried at every position of a line, the cues are looked for in one scan of an
+# automaton, and most lines hold none of them. None has an "i", which re.IGNORECASE also matches as the
 # Turkish İ and ı, whose case folds are not "i".
 _NOTICE_CUES = (
     "subscr", "gn up", "gn-up", "gnup", "newsletter", "follow us", "comments are moderated", "reserved",
     "abonn", "folge", "suscr", "vez-vous", "javascr",
 )  # fmt: skip
-# The cues in one pattern: one search in C, not a Python test a cue.
-_NOTICE_CUE_RE = re.compile("|".join(map(re.escape, _NOTICE_CUES)))
+# The cues in one Aho-Corasick automaton: half the time of a pattern of them.
+_notice_cues_in = AhoCorasick(list(_NOTICE_CUES)).find_matches_as_indexes
 # A Chinese site's legal notice under a story: a line that opens with its label (声明 and
 # up to two characters before it: 免责声明, 特别声明, 平台声明, 新浪声明 …; 反侵权公告,
 # 风险提示; then a colon or a bracket; not 公告 alone, which heads a story), which a portal
@@ -548,7 +552,7 @@ def is_notice(unit: Unit) -> bool:
     if not unit.is_sample or unit.length > NOTICE_CHARS:
         return False
     text = unit.text
-    if _NOTICE_CUE_RE.search(text.casefold()) is not None and _NOTICE_RE.search(text) is not None:
+    if _notice_cues_in(text.casefold()) and _NOTICE_RE.search(text) is not None:
         return True
     if _LEGAL_LABEL_RE.match(text) is not None or "转载请注明" in text:
         return True
@@ -559,11 +563,8 @@ def is_notice(unit: Unit) -> bool:
     # The whole-line patterns are written in lower case and matched against the
     # lower-cased text: twice as fast as re.IGNORECASE, which folds each character.
     lowered = text.lower()
-    return (
-        _COMMENT_CALL_RE.fullmatch(lowered) is not None
-        or _PAGE_LABEL_RE.fullmatch(lowered) is not None
-        or _FILED_RE.fullmatch(lowered) is not None
-        or (unit.link_ratio >= ADJACENT_LINK_RATIO and _ADJACENT_POST_RE.fullmatch(lowered) is not None)
+    return _WHOLE_LINE_NOTICE_RE.fullmatch(lowered) is not None or (
+        unit.link_ratio >= ADJACENT_LINK_RATIO and _ADJACENT_POST_RE.fullmatch(lowered) is not None
     )
 
 
