@@ -154,6 +154,8 @@ def _keep(
 ) -> tuple[list[str | None], list[str | None]]:
     """The decisions with the ``taken`` units kept whole, each with the outcome of the
     pass that kept it."""
+    if not any(taken):  # most passes take nothing on most pages
+        return list(kept), list(by_pass)
     return (
         [unit.text if take else text for unit, text, take in zip(units, kept, taken)],
         [outcome if take else by for by, take in zip(by_pass, taken)],
@@ -165,6 +167,8 @@ def _drop(
 ) -> tuple[list[str | None], list[str | None]]:
     """The decisions with the ``dropped`` units dropped, each with the outcome of the
     pass that dropped it."""
+    if not any(dropped):  # most passes drop nothing on most pages
+        return list(kept), list(by_pass)
     return (
         [None if drop else text for text, drop in zip(kept, dropped)],
         [outcome if drop else by for by, drop in zip(by_pass, dropped)],

@@ -132,6 +132,8 @@ def apply_passes(
     dropped_by: list[str | None] = [None] * len(units)
 
     def drop(which: Sequence[bool], outcome: str) -> None:
+        if not any(which):  # most passes drop nothing on most pages
+            return
         for i, dropped in enumerate(which):
             if dropped:
                 kept[i], dropped_by[i] = None, outcome
