@@ -7,7 +7,7 @@ from scripted import LONG, PARAGRAPH, ValuesByText, line_unit
 
 from webclean.denoise import KEPT, denoise
 from webclean.features import FEATURE_SETS, FEATURE_WIDTHS
-from webclean.line_features import line_units
+from webclean.line_features import is_prose, line_units
 from webclean.parse import parse_html
 from webclean.segment import _RELATED_NAME_RE, GROUP_BIT, IN_RELATED, RELATED_NAME, segment
 from webclean.smoothing import (
@@ -19,6 +19,7 @@ from webclean.smoothing import (
     COMMENT,
     CORE_GAP,
     EMPTY_HEADING,
+    FORUM_POST,
     FURNITURE,
     ITEM,
     ITEM_BARE_KEPT_SHARE,
@@ -26,6 +27,7 @@ from webclean.smoothing import (
     ITEM_LIST_KEPT_SHARE,
     LINK_RUN,
     LONG_LINE,
+    NOTICE,
     PROSE,
     RELATED_BOX,
     UNSURE_MARGIN,
@@ -36,6 +38,7 @@ from webclean.smoothing import (
     code_lines,
     comment_boxes,
     comments_heading,
+    forum_prose,
     items,
     link_runs,
     margin_lines,
@@ -96,6 +99,7 @@ def test_method_svm_smooths_link_runs_and_paper_does_not():
     assert classifier_spec("svm").smoothing == (
         "link_runs", "credits", "see_also", "notices", "related_boxes", "empty_headings", "empty_labels",
         "repeats", "tail_lines", "margin_lines", "items", "code", "furniture", "comments", "past_core", "author_boxes", "prose",
+        "forum_prose",
     )  # fmt: skip
 
 def test_credits_drop_short_lines_that_name_a_source_or_an_editor():
@@ -843,6 +847,49 @@ def test_an_articles_comment_section_is_not_extracted():
     assert not any(comment in extract(page, "https://news.example.org/library-sundays").text for comment in comments)
     # The classifier keeps them; the pass drops them.
     assert [unit.outcome for unit in explain(page).units if unit.text in comments] == [COMMENT, COMMENT]
+
+
+def test_a_forums_paragraphs_of_prose_are_kept_whatever_the_classifier_said():
+    reply = line_unit(PARAGRAPH)
+    assert is_prose(reply.length, reply.link_ratio)
+    short = line_unit("Thanks, that worked for me.")
+    # Dropped or cut by the classifier, in the block, outside furniture and records: kept.
+    units = [reply, reply, short, reply._replace(region=-1), reply._replace(furniture=True), reply._replace(post=-1), reply]
+    kept = [None, PARAGRAPH[:40], None, None, None, None, None]
+    by_pass = [None] * 6 + [NOTICE]  # what a pass decided stays decided
+    assert forum_prose(units, kept, by_pass) == [True, True, False, False, False, False, False]
+    assert not any(forum_prose([reply, reply._replace(post=1)], [PARAGRAPH, PARAGRAPH], [None, None]))
+    scripted = ValuesByText({PARAGRAPH: -0.8, short.text: -0.5})
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(FEATURE_SETS, "scripted", scripted.rows)
+        patch.setitem(FEATURE_WIDTHS, "scripted", 1)
+        on_forum = denoise([reply, short], None, scripted, 40, "scripted", ("forum_prose",))
+        elsewhere = denoise([reply, short], None, scripted, 40, "scripted", ())
+    assert [(d.text, d.outcome) for d in on_forum] == [(PARAGRAPH, FORUM_POST), ("", "dropped")]
+    assert [d.text for d in elsewhere] == ["", ""]
+
+
+def test_only_a_forums_page_runs_the_pass_forum_prose(monkeypatch: pytest.MonkeyPatch):
+    import inspect
+    import sys
+
+    from webclean import extract
+
+    module = sys.modules["webclean.extract"]
+    real = module.denoise
+    passes: list[tuple[str, ...]] = []
+
+    def spy(*args, **kwargs):
+        passes.append(inspect.signature(real).bind(*args, **kwargs).arguments["smoothing"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, "denoise", spy)
+    page = f"<html><body><div><h1>Which tent for a first trip?</h1><p>{PARAGRAPH}</p><p>{PARAGRAPH}</p></div></body></html>"
+    extract(page, "https://forum.example.org/t/which-tent/42")
+    extract(page, "https://news.example.org/which-tent")
+    extract(page)
+    assert ["forum_prose" in used for used in passes] == [True, False, False]
+    assert ["comments" in used for used in passes] == [False, True, True]
 
 
 def test_a_shops_reviews_go_as_its_comments_and_a_critics_review_stays():

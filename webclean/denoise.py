@@ -26,6 +26,7 @@ from webclean.smoothing import (
     CODE,
     COMMENT,
     DENOISE_PASSES,
+    FORUM_POST,
     FURNITURE,
     ITEM,
     LINK_RUN,
@@ -38,6 +39,7 @@ from webclean.smoothing import (
     bare_prose,
     code_lines,
     comment_boxes,
+    forum_prose,
     items,
     link_runs,
     margin_lines,
@@ -100,7 +102,8 @@ def denoise(
     (smoothing.past_core), which drops what follows the box of the block's text past a
     gap, ``author_boxes`` (smoothing.author_boxes), which drops a box about the author
     after the text, and ``prose`` (smoothing.bare_prose), which keeps the block's
-    paragraphs of prose when nothing else is kept; ``whole``
+    paragraphs of prose when nothing else is kept, and ``forum_prose``
+    (smoothing.forum_prose), which keeps them on a forum's page; ``whole``
     keeps a long unit whole that the noise filter would drop (method svm only; see
     :func:`decide`). ``values``: each sample's decision value as a whole too, at the
     cost of one more classification of the units (``webclean extract --explain``).
@@ -145,6 +148,8 @@ def denoise(
         kept, by_pass = _drop(kept, by_pass, author_boxes(units, kept), AUTHOR_BOX)
     if "prose" in smoothing and not any(kept):
         kept, by_pass = _keep(units, kept, by_pass, bare_prose(units), PROSE)
+    if "forum_prose" in smoothing:
+        kept, by_pass = _keep(units, kept, by_pass, forum_prose(units, kept, by_pass), FORUM_POST)
     scores = unit_values(units, lexicon, svm, feature_set, in_runs, timer, known) if values else [None] * len(units)
     return [_decision(*each) for each in zip(units, kept, by_pass, scores)]
 

@@ -171,9 +171,13 @@ def _classify(
     spec = classifier_spec(config.method)
     smoothing = spec.smoothing
     # A forum's replies are its text, whatever its engine names their boxes; a corpus
-    # may want an article's comments too.
-    if config.denoise.comments or is_forum(url):
-        smoothing = tuple(name for name in smoothing if name != "comments")
+    # may want an article's comments too. Only a forum's page keeps its block's prose
+    # whatever the classifier says (smoothing.forum_prose).
+    forum = is_forum(url)
+    skipped = {"comments"} if config.denoise.comments or forum else set()
+    if not forum:
+        skipped.add("forum_prose")
+    smoothing = tuple(name for name in smoothing if name not in skipped)
     with timed(timer, "denoise"):
         decisions = denoise(
             page.units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, smoothing, page.title,

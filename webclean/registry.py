@@ -104,7 +104,7 @@ METHODS: dict[str, MethodSpec] = {
             smoothing=(
                 "link_runs", "credits", "see_also", "notices", "related_boxes", "empty_headings", "empty_labels",
                 "repeats", "tail_lines", "margin_lines", "items", "code", "furniture", "comments", "past_core",
-                "author_boxes", "prose",
+                "author_boxes", "prose", "forum_prose",
             ),
             keep_whole=True,
             trees=True,

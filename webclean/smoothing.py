@@ -43,6 +43,7 @@ COMMENT = "comment"  # a kept line of the readers' comments under an article, dr
 PAST_CORE = "past core"  # a kept line past the box of the block's text and a gap of lines not kept, dropped (past_core)
 AUTHOR_BOX = "author box"  # a kept line of a box about the author after the text, dropped (author_boxes)
 PROSE = "prose"  # a paragraph of prose of the block, kept when the decisions kept nothing of the page (bare_prose)
+FORUM_POST = "forum post"  # a paragraph of prose of the block on a forum's page, kept whatever the classifier said (forum_prose)
 FURNITURE = "furniture"  # a line of the page's footer, navigation, banner or asides (Unit.furniture), dropped whatever was decided
 
 # The passes of smooth(), in the order they run; denoise runs tail_lines and
@@ -51,7 +52,9 @@ FURNITURE = "furniture"  # a line of the page's footer, navigation, banner or as
 SMOOTHING_PASSES = (
     "link_runs", "credits", "see_also", "notices", "related_boxes", "empty_headings", "empty_labels", "repeats",
 )  # fmt: skip
-DENOISE_PASSES = ("tail_lines", "margin_lines", "items", "code", "furniture", "comments", "past_core", "author_boxes", "prose")
+DENOISE_PASSES = (
+    "tail_lines", "margin_lines", "items", "code", "furniture", "comments", "past_core", "author_boxes", "prose", "forum_prose",
+)  # fmt: skip
 # A paragraph of more than this many characters is the text's own (empty_headings).
 TEXT_PARAGRAPH_CHARS = 80
 # A credit line: a short line that names the story's source or its editor (来源：新华社,
@@ -841,6 +844,31 @@ def bare_prose(units: Sequence[Unit]) -> list[bool]:
     if any(prose):
         return prose
     return [within and is_sentence(unit) for unit, within in zip(units, inside)]
+
+
+def forum_prose(units: Sequence[Unit], kept: Sequence[str | None], by_pass: Sequence[str | None]) -> list[bool]:
+    """Which lines to keep whole on a forum's page (the ``forum_prose`` pass, the last):
+    the located block's paragraphs of prose (line_features.is_prose) that the classifier
+    dropped, or cut, and no pass decided (``by_pass``), outside the page's furniture and
+    a thread's records.
+
+    On a forum's page the block is the thread, and its paragraphs of prose are its
+    posts. Where its records are not found (a thread whose posts differ from its
+    first, or whose text elements are not alike), the classifier judges the posts line
+    by line, and reads many as the comments under an article: it drops paragraphs of
+    two hundred characters at decisions of -0.2 to -1.2. Only a page whose address
+    says it is a forum's (metadata.is_forum) runs this pass.
+    """
+    return [
+        text != unit.text
+        and by is None
+        and unit.is_sample
+        and unit.region == 0
+        and unit.post == 0
+        and not unit.furniture
+        and is_prose(unit.length, unit.link_ratio)
+        for unit, text, by in zip(units, kept, by_pass)
+    ]
 
 
 # A sentence: this many characters at least, at most PROSE_LINK_RATIO of them link text,
