@@ -39,7 +39,7 @@ from webclean.config import Config  # noqa: E402
 from webclean.datasets import Page, read_pages  # noqa: E402
 from webclean.denoise import denoise  # noqa: E402
 from webclean.evaluate import held_out_models  # noqa: E402
-from webclean.extract import classify_page  # noqa: E402
+from webclean.extract import classify_page, page_passes  # noqa: E402
 from webclean.metadata import is_story  # noqa: E402
 from webclean.metrics import Scoreboard, score_page  # noqa: E402
 from webclean.model import Model  # noqa: E402
@@ -93,8 +93,9 @@ def kept_text(outcome: Outcome, variant: Variant, config: Config) -> str:
         taken = {"keep": 1, "drop": -1, "none": None}[variant.posts]
         units = [unit if unit.post == taken else unit._replace(post=0) for unit in units]
     model = outcome.model
+    passes = page_passes(variant.passes, config, outcome.page.url)  # a forum's page runs its own passes
     decisions = denoise(
-        units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, variant.passes, outcome.title, variant.whole,
+        units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, passes, outcome.title, variant.whole,
         story=lambda: outcome.story,
     )  # fmt: skip
     return "\n".join(decision.text for decision in decisions if decision.text)
@@ -103,7 +104,7 @@ def kept_text(outcome: Outcome, variant: Variant, config: Config) -> str:
 def _outcome(page: Page, config: Config, model: Model) -> Outcome:
     """The page's units as extract() locates and keeps them (the library's recipe, its
     reading without scripts included)."""
-    classified = classify_page(page.html, config, model)
+    classified = classify_page(page.html, config, model, url=page.url)
     if isinstance(classified, Extraction):
         return Outcome(page, [], "", model, story=False)
     located = classified.located

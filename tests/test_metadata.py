@@ -148,6 +148,9 @@ def test_a_page_says_whether_it_is_one_story(head, body, story):
         # A word inside a story's name, another site's own name or a file's directory is no forum.
         ("https://blog.example.com/2012/05/dont-t-wait-a-discussion-of-threads", False),
         ("https://www.warriorforum.com/beginners-area/1488296-simple-method.html", False),
+        # A site's index of subjects is no forum's (a manual's, a shop's, an encyclopaedia's).
+        ("https://docs.example.org/en/5.1/topics/db/models/", False),
+        ("https://www.example.com/topics/camping-and-hiking/best-gps-watch", False),
         ("file:///home/me/forum/page.html", False),
         ("http://[::1", False),
         (None, False),

@@ -59,6 +59,29 @@ def test_the_baseline_decides_a_page_as_extract_does(page):
     assert screen.kept_text(outcome, screen.VARIANTS["baseline"], config) == expected
 
 
+def test_the_baseline_runs_a_forums_passes_as_extract_does():
+    # A forum's page, by its address, keeps its replies (no pass comments) and its
+    # block's prose (pass forum_prose): the baseline reads the address as extract does.
+    config = Config(method=screen.METHOD)
+    model = default_model()
+    story = "The council voted on Tuesday to keep the library open on Sundays, after a petition signed by four thousand residents. "
+    replies = "".join(
+        f"<li class='comment'><p><a href='/u'>reader{n}</a> says:</p><p>I grew up two streets from that library, and this is "
+        f"wonderful news for the families who still use it every week ({n}).</p></li>"
+        for n in range(3)
+    )
+    html = (
+        "<html><body><div id='main'><h1>Library stays open on Sundays</h1>"
+        + f"<p>{story * 2}</p>" * 5
+        + f"<div id='comments'><h3>3 comments</h3><ol class='comment-list'>{replies}</ol></div></div></body></html>"
+    )
+    page = Page(id="forum", source="test", url="https://forum.example.org/t/library-sundays/42", lang="en", html=html, text="")
+    outcome = screen._outcome(page, config, model)
+    expected = webclean.extract(html, page.url, config=config, model=model).text
+    assert expected != webclean.extract(html, config=config, model=model).text  # the replies
+    assert screen.kept_text(outcome, screen.VARIANTS["baseline"], config) == expected
+
+
 def test_a_page_of_items_that_is_no_story_keeps_its_items_in_the_baseline():
     config = Config(method=screen.METHOD)
     outcome = screen._outcome(_page("listing", LISTING), config, default_model())

@@ -10,7 +10,7 @@ Each step is timed when a :class:`~webclean.timing.StageTimer` is given.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, Protocol, TypeVar
@@ -169,15 +169,7 @@ def _classify(
     if page.block is None:
         return ClassifiedPage(page, ())
     spec = classifier_spec(config.method)
-    smoothing = spec.smoothing
-    # A forum's replies are its text, whatever its engine names their boxes; a corpus
-    # may want an article's comments too. Only a forum's page keeps its block's prose
-    # whatever the classifier says (smoothing.forum_prose).
-    forum = is_forum(url)
-    skipped = {"comments"} if config.denoise.comments or forum else set()
-    if not forum:
-        skipped.add("forum_prose")
-    smoothing = tuple(name for name in smoothing if name not in skipped)
+    smoothing = page_passes(spec.smoothing, config, url)
     with timed(timer, "denoise"):
         decisions = denoise(
             page.units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, smoothing, page.title,
@@ -239,6 +231,18 @@ def _with_noscript(html: str | bytes, attempt: Callable[[bool], _Attempt]) -> _A
 
 def _has_noscript(html: str | bytes) -> bool:
     return _NOSCRIPT_TAG.search(html if isinstance(html, str) else html.decode("latin-1")) is not None
+
+
+def page_passes(smoothing: Sequence[str], config: Config, url: str | None) -> tuple[str, ...]:
+    """The passes of ``smoothing`` that run on the page at ``url``. A forum's replies are
+    its text, whatever its engine names their boxes, and a corpus may want an article's
+    comments too (``comments``); only a forum's page keeps its block's prose whatever
+    the classifier says (``forum_prose``). ``url``: metadata.is_forum reads it."""
+    forum = is_forum(url)
+    skipped = {"comments"} if config.denoise.comments or forum else set()
+    if not forum:
+        skipped.add("forum_prose")
+    return tuple(name for name in smoothing if name not in skipped)
 
 
 def read_page(

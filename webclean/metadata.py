@@ -334,9 +334,10 @@ _COMMENTS_RE = re.compile(r"\b(?:comments?|respond|commentform|disqus_thread)\b"
 
 
 # The words that name a forum's page when one starts a label of the address's host or a
-# segment of its path (is_forum).
+# segment of its path (is_forum). Not "topics": a site's index of subjects (a manual's
+# /topics/, an encyclopaedia's, a review site's), nine pages of wcxb_dev, none a forum.
 _FORUM_WORDS = frozenset(
-    "forum forums board boards bbs community discuss discussion discussions topic topics thread threads questions"
+    "forum forums board boards bbs community discuss discussion discussions topic thread threads questions"
     " comments viewtopic showthread t".split()
 )
 _WORD_BREAK_RE = re.compile(r"[-_.]")
