@@ -859,6 +859,10 @@ def test_a_forums_paragraphs_of_prose_are_kept_whatever_the_classifier_said():
     by_pass = [None] * 6 + [NOTICE]  # what a pass decided stays decided
     assert forum_prose(units, kept, by_pass) == [True, True, False, False, False, False, False]
     assert not any(forum_prose([reply, reply._replace(post=1)], [PARAGRAPH, PARAGRAPH], [None, None]))
+    # A comment box's paragraph is a post where no thread was found, not beside found posts.
+    comment = reply._replace(groups=COMMENT_GROUP)
+    assert forum_prose([comment], [None], [None]) == [True]
+    assert forum_prose([reply._replace(post=1), comment], [PARAGRAPH, None], [None, None]) == [False, False]
     scripted = ValuesByText({PARAGRAPH: -0.8, short.text: -0.5})
     with pytest.MonkeyPatch.context() as patch:
         patch.setitem(FEATURE_SETS, "scripted", scripted.rows)

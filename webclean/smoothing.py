@@ -856,9 +856,12 @@ def forum_prose(units: Sequence[Unit], kept: Sequence[str | None], by_pass: Sequ
     posts. Where its records are not found (a thread whose posts differ from its
     first, or whose text elements are not alike), the classifier judges the posts line
     by line, and reads many as the comments under an article: it drops paragraphs of
-    two hundred characters at decisions of -0.2 to -1.2. Only a page whose address
-    says it is a forum's (metadata.is_forum) runs this pass.
+    two hundred characters at decisions of -0.2 to -0.95. Where the thread rules did
+    find the posts, a line in a box named for comments outside them (the comments under
+    a question, beside its answers) is no post. Only a page whose address says it is a
+    forum's (metadata.is_forum) runs this pass.
     """
+    found = any(unit.post for unit in units)  # the thread rules found the posts
     return [
         text != unit.text
         and by is None
@@ -866,6 +869,7 @@ def forum_prose(units: Sequence[Unit], kept: Sequence[str | None], by_pass: Sequ
         and unit.region == 0
         and unit.post == 0
         and not unit.furniture
+        and not (found and unit.groups & GROUP_BIT["comment"])
         and is_prose(unit.length, unit.link_ratio)
         for unit, text, by in zip(units, kept, by_pass)
     ]
