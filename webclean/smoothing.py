@@ -839,11 +839,17 @@ def bare_prose(units: Sequence[Unit]) -> list[bool]:
     holds no more. A page whose block holds neither (a shop's page built by its
     scripts, whose lines are labels and prices) stays empty.
     """
-    inside = [unit.is_sample and unit.region == 0 and unit.post >= 0 and not unit.furniture for unit in units]
+    inside = list(map(_in_block, units))
     prose = [within and is_prose(unit.length, unit.link_ratio) for unit, within in zip(units, inside)]
     if any(prose):
         return prose
     return [within and is_sentence(unit) for unit, within in zip(units, inside)]
+
+
+def _in_block(unit: Unit) -> bool:
+    """Whether the unit is a sample of the located block, outside the page's furniture
+    and the rest of a thread's records (bare_prose, forum_prose)."""
+    return unit.is_sample and unit.region == 0 and unit.post >= 0 and not unit.furniture
 
 
 def forum_prose(units: Sequence[Unit], kept: Sequence[str | None], by_pass: Sequence[str | None]) -> list[bool]:
@@ -865,10 +871,8 @@ def forum_prose(units: Sequence[Unit], kept: Sequence[str | None], by_pass: Sequ
     return [
         text != unit.text
         and by is None
-        and unit.is_sample
-        and unit.region == 0
-        and unit.post == 0
-        and not unit.furniture
+        and _in_block(unit)
+        and unit.post == 0  # a post's text is kept already
         and not (found and unit.groups & GROUP_BIT["comment"])
         and is_prose(unit.length, unit.link_ratio)
         for unit, text, by in zip(units, kept, by_pass)
