@@ -162,12 +162,36 @@ def test_notices_drop_the_sites_calls_to_its_reader():
     # News prose about subscribers or newsletters is the story's; so is a long paragraph.
     kept = [
         "The streaming service added 2.4 million subscribers in the quarter, more than expected.",
+        "The newsletter industry has never been healthier, on paper.",
+        "Welcome to the State of AI Newsletter",
+        "I built my newsletter with two things: my voice and a repeatable system.",
         "Its subscription price rises to $12 in March.",
         "The framework renders every page in JavaScript, which search engines now run.",
         "Its active JavaScript community maintains the plug-ins.",
         prose + "Readers can sign up at the library.",
     ]
     assert smooth([line_unit(text) for text in kept], list(kept), 40, ("notices",)) == kept
+
+
+def test_notices_drop_a_call_to_a_newsletter_and_its_boxs_title_not_prose_about_newsletters():
+    _notices_drop_only(
+        [
+            "Join our Newsletter for the latest news right to your inbox",
+            "Never miss the latest news by signing up to our newsletter today!",
+            "By subscribing to this newsletter, you agree to our terms of service.",
+            "Stay up to date with our free daily newsletter",
+            "Kostenlos zum Newsletter anmelden und Jahresabo gewinnen",
+            "Lass dir die besten Storys jede Woche liefern: melde dich für unseren Newsletter an.",
+            "PC Gamer Newsletter",
+            "Newsletter",
+        ],
+        [
+            "Newsletters are booming. More people are writing them, and more people are paying for them.",
+            "In every case, your newsletter has to pass through an intermediary that optimizes for one thing.",
+            "The Guardian US added 680,000 newsletter subscribers in a single year.",
+            "What This Means for Newsletter Writers?",
+        ],
+    )
 
 
 def test_notices_drop_a_chinese_sites_legal_notice_not_the_storys_words_for_one():
@@ -289,7 +313,9 @@ def test_every_notice_holds_one_of_the_cues_looked_for_first():
     # Each alternative of the pattern, in every form it matches, as re.IGNORECASE reads
     # it: any case, and the letters that fold to an ASCII one (ſ for s, İ and ı for i).
     forms = (
-        "subscribe", "sign up", "sign-up", "signup", "newsletter", "newsletters", "follow us", "comments are moderated",
+        "subscribe", "sign up", "sign-up", "signup", "join our newsletter", "get the daily newsletters",
+        "newsletter and sign up", "newsletters in your inbox", "signing up for newsletters", "subscribing to newsletters",
+        "follow us", "comments are moderated",
         "all rights reserved", "abonnieren", "abonniere", "newsletter-anmeldung", "folgen sie uns", "folge uns",
         "suscríbete", "suscribete", "suscríbase", "suscribase", "suscribirse", "abonnez-vous", "s'abonner",
         "inscrivez-vous", "enable javascript", "turn on your javascript", "activate javascript",

@@ -212,15 +212,22 @@ _SEE_ALSO_RE = re.compile(
 # or follow, the comments' policy, the rights reserved, or the request to turn JavaScript
 # on, which is all that a page built by its scripts shows without them. Verbs in the
 # forms that call (subscribe, abonnieren), never "subscribers" or "subscription", which
-# news prose uses.
+# news prose uses. A newsletter only where the line calls to it (to join, get or
+# subscribe to it, "our newsletter", one that lands in the inbox) or names its box (a
+# short line that ends with the word, "PC Gamer Newsletter"): a newsletter's own pages
+# and the stories about newsletters speak of them in every paragraph.
 NOTICE_CHARS = 200
 _NOTICE_RE = re.compile(
-    r"\b(?:subscribe|sign[ -]?up|newsletters?|follow us|comments are moderated|all rights reserved"
+    r"\b(?:subscribe|sign[ -]?up|follow us|comments are moderated|all rights reserved"
     r"|abonnieren|abonniere|newsletter-anmeldung|folgen sie uns|folge uns"
     r"|suscr[íi]bete|suscr[íi]base|suscribirse|abonnez-vous|s'abonner|inscrivez-vous"
     r"|(?:enable|turn on|activate) (?:your )?javascript|javascript (?:is )?(?:disabled|required|must be enabled)"
     r"|(?:requires?|need to enable) javascript|javascript (?:aktivieren|einschalten)|aktivieren sie javascript"
-    r"|activ(?:ez|er) (?:le )?javascript|habilit(?:a|e|ar) (?:el )?javascript)\b",
+    r"|activ(?:ez|er) (?:le )?javascript|habilit(?:a|e|ar) (?:el )?javascript)\b"
+    r"|\b(?:our|unseren?|notre|nuestr[ao]|free|daily|weekly)\b[^.!?]{0,40}\bnewsletters?\b"
+    r"|\bnewsletters?\b[^.!?]{0,40}\b(?:anmelden|abonnieren|sign up|subscribe|inbox|posteingang)\b"
+    r"|\b(?:join|get|receive|sign(?:ing)? up (?:to|for)|subscrib\w* to)\b[^.!?]{0,40}\bnewsletters?\b"
+    r"|^.{0,20}\bnewsletter\W*$",
     re.IGNORECASE,
 )
 # The furniture of a comment section, each a whole line: a call to comment ("Leave a
