@@ -194,6 +194,27 @@ def test_notices_drop_a_call_to_a_newsletter_and_its_boxs_title_not_prose_about_
     )
 
 
+def test_notices_take_signing_up_and_subscribing_as_calls_not_as_prose():
+    _notices_drop_only(
+        [
+            "Sign up for free",
+            "Sign up",
+            "Already have an account? Sign up now and save 10%.",
+            "Click here to sign up",
+            "Please subscribe",
+            "Subscribe to our channel for more videos",
+            "Like what you read? Subscribe today!",
+        ],
+        [
+            "You can sign up to the academy or access our learning content, which covers every topic.",
+            "LaunchRock has helped customers sign up 5 million users since its launch.",
+            "The purpose of our hook is to subscribe us to a friend's status.",
+            "I also subscribe to many non-tech Substacks, such as Cafe Anne.",
+            "Readers who subscribe get the paper a day early.",
+        ],
+    )
+
+
 def test_notices_drop_a_chinese_sites_legal_notice_not_the_storys_words_for_one():
     notices = [
         "特别声明：以上内容(如有图片或视频亦包括在内)为自媒体平台“网易号”用户上传并发布，本平台仅提供信息存储服务。",

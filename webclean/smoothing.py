@@ -212,13 +212,17 @@ _SEE_ALSO_RE = re.compile(
 # or follow, the comments' policy, the rights reserved, or the request to turn JavaScript
 # on, which is all that a page built by its scripts shows without them. Verbs in the
 # forms that call (subscribe, abonnieren), never "subscribers" or "subscription", which
-# news prose uses. A newsletter only where the line calls to it (to join, get or
-# subscribe to it, "our newsletter", one that lands in the inbox) or names its box (a
-# short line that ends with the word, "PC Gamer Newsletter"): a newsletter's own pages
-# and the stories about newsletters speak of them in every paragraph.
+# news prose uses. To sign up and to subscribe only as calls: opening the line or a
+# sentence, after "to", "please", "now" and the like, or followed by what a call says
+# ("sign up for free", "subscribe to our …"); prose tells how "you can sign up to the
+# academy" or how a hook "subscribes us to a friend's status". A newsletter only where
+# the line calls to it (to join, get or subscribe to it, "our newsletter", one that
+# lands in the inbox) or names its box (a short line that ends with the word, "PC Gamer
+# Newsletter"): a newsletter's own pages and the stories about newsletters speak of
+# them in every paragraph.
 NOTICE_CHARS = 200
 _NOTICE_RE = re.compile(
-    r"\b(?:subscribe|sign[ -]?up|follow us|comments are moderated|all rights reserved"
+    r"\b(?:follow us|comments are moderated|all rights reserved"
     r"|abonnieren|abonniere|newsletter-anmeldung|folgen sie uns|folge uns"
     r"|suscr[íi]bete|suscr[íi]base|suscribirse|abonnez-vous|s'abonner|inscrivez-vous"
     r"|(?:enable|turn on|activate) (?:your )?javascript|javascript (?:is )?(?:disabled|required|must be enabled)"
@@ -227,7 +231,11 @@ _NOTICE_RE = re.compile(
     r"|\b(?:our|unseren?|notre|nuestr[ao]|free|daily|weekly)\b[^.!?]{0,40}\bnewsletters?\b"
     r"|\bnewsletters?\b[^.!?]{0,40}\b(?:anmelden|abonnieren|sign up|subscribe|inbox|posteingang)\b"
     r"|\b(?:join|get|receive|sign(?:ing)? up (?:to|for)|subscrib\w* to)\b[^.!?]{0,40}\bnewsletters?\b"
-    r"|^.{0,20}\bnewsletter\W*$",
+    r"|^.{0,20}\bnewsletter\W*$"
+    r"|(?:^|[.!?:|•·—–]\s*|\b(?:to|and|or|please|now|free)\s+)sign[ -]?up\b"
+    r"|\bsign[ -]?up (?:now|today|here|free|for (?:free|our|a free|the))\b"
+    r"|(?:^|[.!?:|•·—–]\s*|\b(?:please|now|and|or)\s+)subscribe\b"
+    r"|\bsubscribe (?:now|today|here|free|to (?:our|the|my|this))\b",
     re.IGNORECASE,
 )
 # The furniture of a comment section, each a whole line: a call to comment ("Leave a
