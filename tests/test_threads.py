@@ -253,3 +253,32 @@ def test_a_question_and_its_answers_are_found_by_their_texts_alike():
 def test_posts_alike_under_linked_titles_are_a_feed_not_a_thread():
     block, _ = locate_units(parse_html(_question_and_answers(titled=True)), Config(method="svm"))
     assert block.slots == ()
+
+
+def test_a_thread_is_read_as_lines_where_the_address_is_no_forums_and_the_page_no_story():
+    # Records alike on a site's front page, a shop's collection or a service's cards are
+    # no posts: there the posts' rule would drop each card's title and price as the rest
+    # of a post's record. A page without an address, a forum's address or a page that
+    # says it is one story keeps its thread.
+    from webclean.denoise import POST, POST_REST
+    from webclean.extract import classify_page, locate_page, page_threads
+    from webclean.model import default_model
+
+    config = Config(method="svm")
+    page = locate_page(_thread_markup(), config)
+    assert any(unit.post > 0 for unit in page.units) and any(unit.post < 0 for unit in page.units)
+    assert page_threads(page, None) is page
+    assert page_threads(page, "https://bbs.example.org/thread-4321-1-1.html") is page
+    plain = page_threads(page, "https://www.example.org/collections/all")
+    assert not any(unit.post for unit in plain.units)
+    assert [unit.text for unit in plain.units] == [unit.text for unit in page.units]
+    article = _thread_markup().replace("<html>", "<html><head><meta property='og:type' content='article'></head>")
+    story = locate_page(article, config)
+    assert page_threads(story, "https://www.example.org/collections/all") is story
+
+    def outcomes(url: str) -> set[str]:
+        classified = classify_page(_thread_markup(), config, default_model(), url=url)
+        return {decision.outcome for decision in classified.decisions}
+
+    assert {POST, POST_REST} <= outcomes("https://bbs.example.org/thread-4321-1-1.html")
+    assert not {POST, POST_REST} & outcomes("https://www.example.org/collections/all")

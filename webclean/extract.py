@@ -168,6 +168,7 @@ def _classify(
         return page
     if page.block is None:
         return ClassifiedPage(page, ())
+    page = page_threads(page, url)
     spec = classifier_spec(config.method)
     smoothing = page_passes(spec.smoothing, config, url)
     with timed(timer, "denoise"):
@@ -243,6 +244,18 @@ def page_passes(smoothing: Sequence[str], config: Config, url: str | None) -> tu
     if not forum:
         skipped.add("forum_prose")
     return tuple(name for name in smoothing if name not in skipped)
+
+
+def page_threads(page: LocatedPage, url: str | None) -> LocatedPage:
+    """The located page, its thread's posts (Unit.post) read as any other lines where
+    the page's address is no forum's and the page does not say it is one story
+    (metadata.is_story): there the records that the thread rules find alike are a site's
+    teasers, a shop's products or a service's cards, whose titles and prices the posts'
+    rule would drop as the rest of a post's record. A page without an address keeps
+    its thread. ``url``: metadata.is_forum reads it."""
+    if not url or is_forum(url) or not any(unit.post for unit in page.units) or is_story(page.root):
+        return page
+    return replace(page, units=[unit._replace(post=0) if unit.post else unit for unit in page.units])
 
 
 def read_page(
