@@ -267,6 +267,40 @@ def test_a_dialog_or_an_element_of_an_asides_role_is_furniture_too():
     ]  # fmt: skip
 
 
+_CAPTION = "Production of the next film brought some 150 million pounds to the country's economy, " * 3
+
+
+def test_a_gallery_beside_a_story_is_furniture():
+    body = _body(
+        "<html><body><article><h1>Seven secrets</h1><div class='text'><p>The story.</p>"
+        f"<div class='full-gallery'><h2>News in pictures</h2><ul><li><h2>1/50 A film</h2><p>{_CAPTION}</p></li></ul></div>"
+        "<p>The story goes on.</p></div>"
+        "<div class='hp-slideshow-wrapper-loading'><p>Slide one</p></div>"
+        # A script's hook, a word that only holds the name, a post's format and subject: no gallery.
+        "<div class='js-lightbox-gallery'><p>A picture of the story.</p></div>"
+        "<div class='gallery-title-wrap'><p>A title.</p></div>"
+        "<section class='post format-gallery category-gallery'><p>A post whose format is a gallery.</p></section>"
+        "</article></body></html>"
+    )
+    lines = segment(body)
+    block = body.find("article/div")
+    furniture = [line.text for line in aside_furniture(lines, block, story=lambda: True) if line.furniture]
+    assert furniture == ["News in pictures", "1/50 A film", _CAPTION.strip(), "Slide one"]
+    # On a page that is no story (a shop's pictures with its product), a gallery is text.
+    assert not any(line.furniture for line in aside_furniture(lines, block, story=lambda: False))
+    assert not any(line.furniture for line in aside_furniture(lines, block))
+    # A gallery that wraps the block, or holds the headline, holds the story.
+    page = _body(
+        "<html><body><div class='photo-gallery'><h1>In pictures</h1><p>The storm.</p></div>"
+        "<div class='slideshow'><div class='text'><p>A story told in slides.</p></div></div></body></html>"
+    )
+    lines = segment(page)
+    marks = [line.furniture for line in aside_furniture(lines, page.find("div[2]/div"), story=lambda: True)]
+    assert marks == [False, False, False]
+    marks = [line.furniture for line in aside_furniture(lines, page.find("div/p"), story=lambda: True)]
+    assert marks == [False, False, True]
+
+
 def test_a_related_box_is_the_element_its_name_opens_or_the_one_after_a_name_alone():
     lines = segment(_body(
         "<html><body><article><p>The story.</p>"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import partial
+from functools import cache, partial
 from typing import Any, Protocol, TypeVar
 
 from lxml import etree
@@ -360,7 +360,7 @@ def locate_units(
     block = locate_region(lines, root, config.locate.theta, frozenset(improved.block_tags), improved.ascend_gain)
     if block is None:
         return None, []
-    lines = aside_furniture(lines, block.element)
+    lines = aside_furniture(lines, block.element, story=cache(partial(is_story, root)))
     members = set(block.element.iter())
     inside = [i for i, line in enumerate(lines) if line.owner in members]
     if not inside:

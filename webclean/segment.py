@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from lxml import etree
@@ -41,6 +41,17 @@ FURNITURE_ROLES = frozenset({"contentinfo", "navigation", "banner"})
 # (Line.beside); it is furniture too unless it holds the story (aside_furniture).
 BESIDE_TAGS = frozenset({"aside", "dialog"})
 BESIDE_ROLES = frozenset({"complementary", "dialog", "alertdialog", "tooltip"})
+# A gallery or a slideshow stands beside a story too: a class or id word whose last part
+# is "gallery" or "slideshow", or that part followed by a wrapper's name
+# ("photo-gallery", "cnn_html_slideshow", "slideshow-wrapper"), on an element that is
+# no <article> or <main>. A word that names a script's hook ("js-lightbox-gallery") says
+# what a script does with the box, not what it holds, and WordPress names a post's
+# subject and format so ("category-gallery", "format-gallery"). A gallery beside a
+# story is furniture unless it holds the story (aside_furniture).
+_GALLERY_WORD_RE = re.compile(
+    r"(?:^|[-_])(?:gallery|slideshow)(?:[-_]+(?:wrapper|wrap|container|module|block|widget|box)(?:[-_].*)?)?$"
+)
+_STORY_TAGS = frozenset({"article", "main"})
 
 # Words of class and id values, matched as whole words or word parts between - and _
 # (a digit may follow: "comment2"), in any case.
@@ -125,8 +136,9 @@ class Line(NamedTuple):
     # Inside a footer, a navigation or a banner (FURNITURE_TAGS, FURNITURE_ROLES), or an
     # aside (aside_furniture): the pass "furniture" drops it.
     furniture: bool
-    # The nearest aside or dialog around the line (BESIDE_TAGS, BESIDE_ROLES), or None:
-    # aside_furniture decides on it once Step 1 has located the block.
+    # The nearest aside, dialog or gallery around the line (BESIDE_TAGS, BESIDE_ROLES,
+    # _GALLERY_WORD_RE), or None: aside_furniture decides on it once Step 1 has located
+    # the block.
     beside: etree._Element | None = None
 
 
@@ -190,9 +202,10 @@ _text_size = etree.XPath("string-length(.)")  # the characters of an element's t
 
 
 @functools.lru_cache(maxsize=8192)
-def _attr_marks(attrs: str) -> tuple[bool, bool, int, bool]:
+def _attr_marks(attrs: str) -> tuple[bool, bool, int, bool, bool]:
     """Whether class and id words name noise, whether they name the article, the
-    ANCESTOR_GROUPS they name (as bits), and whether they name a consent box."""
+    ANCESTOR_GROUPS they name (as bits), whether they name a consent box, and whether
+    they name a gallery (_GALLERY_WORD_RE)."""
     bits = 0
     lowered = attrs.lower()
     for word in _ATTR_WORD_RE.findall(lowered):
@@ -200,7 +213,17 @@ def _attr_marks(attrs: str) -> tuple[bool, bool, int, bool]:
     groups = bits & _GROUPS_MASK
     if "reviews" in lowered and _names_reviews(lowered):
         groups |= REVIEWS_BIT
-    return bool(bits & _NOISE_BIT), bool(bits & _CONTENT_BIT), groups, _names_consent(lowered)
+    return bool(bits & _NOISE_BIT), bool(bits & _CONTENT_BIT), groups, _names_consent(lowered), _names_gallery(lowered)
+
+
+def _names_gallery(names: str) -> bool:
+    """Whether lower-cased class and id words name a gallery or a slideshow (the words
+    of a script's hook, of a post's subject or of its format aside)."""
+    return ("gallery" in names or "slideshow" in names) and any(
+        _GALLERY_WORD_RE.search(word)
+        for word in names.split()
+        if not word.startswith(("js-", *_SUBJECT_PREFIXES)) and "format-" not in word
+    )
 
 
 def _names_reviews(names: str) -> bool:
@@ -229,6 +252,7 @@ PASSED_MAX_SHARE = 0.5
 # the page's <h1>, holds the story (FURNITURE_TAGS).
 STORY_PARAGRAPH_CHARS = 200
 _holds_story = etree.XPath(f"boolean(.//h1 | .//p[string-length(normalize-space(.)) > {STORY_PARAGRAPH_CHARS}])")
+_holds_headline = etree.XPath("boolean(.//h1)")
 
 
 def _names_consent(names: str) -> bool:
@@ -321,8 +345,9 @@ def segment(container: etree._Element) -> list[Line]:
             attrs = el.get("class")
             name = el.get("id")
             passed = tag == "form" and _takes_entry(el)
+            gallery = False
             if attrs is not None or name is not None:
-                named_noise, contenty, named_groups, consent = _attr_marks(f"{attrs or ''} {name or ''}")
+                named_noise, contenty, named_groups, consent, gallery = _attr_marks(f"{attrs or ''} {name or ''}")
                 noisy = noisy or named_noise
                 groups |= named_groups
                 passed = passed or consent
@@ -331,7 +356,7 @@ def segment(container: etree._Element) -> list[Line]:
             role = el.get("role")
             if not (furniture or skip) and (tag in FURNITURE_TAGS or role in FURNITURE_ROLES) and el is not container:
                 furniture = small(el) or not _holds_story(el)
-            if tag in BESIDE_TAGS or role in BESIDE_ROLES:
+            if tag in BESIDE_TAGS or role in BESIDE_ROLES or (gallery and tag not in _STORY_TAGS and el is not container):
                 beside = el
             if noisy or contenty:
                 noise, content = noisy, contenty
@@ -376,9 +401,9 @@ def segment(container: etree._Element) -> list[Line]:
     return lines
 
 
-def aside_furniture(lines: Sequence[Line], block: etree._Element) -> list[Line]:
-    """The lines, those inside an aside or a dialog (Line.beside) marked as furniture
-    (Line.furniture) unless it holds the located block or the story.
+def aside_furniture(lines: Sequence[Line], block: etree._Element, story: Callable[[], bool] = lambda: False) -> list[Line]:
+    """The lines, those inside an aside, a dialog or a gallery (Line.beside) marked as
+    furniture (Line.furniture) unless it holds the located block or the story.
 
     An ``<aside>`` holds what stands beside the text: an author's box, a box of related
     stories, a sign-up, a caption's credit, a sidebar; a dialog, what is shown over it.
@@ -388,6 +413,13 @@ def aside_furniture(lines: Sequence[Line], block: etree._Element) -> list[Line]:
     in the drawer of a shop's page), and is text. Marked once Step 1 has located the
     block, which segment does not know of. The nearest such element around a line
     decides: one around it holds whatever the nearest holds.
+
+    A gallery (_GALLERY_WORD_RE) is furniture on a page that says it is one story
+    (``story``, metadata.is_story): a slideshow of other stories set in the text, the
+    site's galleries beside it, each picture's caption a paragraph. It holds the story
+    only where it wraps the block or holds the ``<h1>``. A shop's gallery is its
+    product's pictures, with the product's name and price: on a page that is no story
+    it is text.
     """
     wrapping = {block, *block.iterancestors()}
     aside: dict[etree._Element, bool] = {}  # whether each element around lines is furniture
@@ -396,7 +428,10 @@ def aside_furniture(lines: Sequence[Line], block: etree._Element) -> list[Line]:
         el = line.beside
         if el is not None and not line.furniture:
             if el not in aside:
-                aside[el] = el not in wrapping and not _holds_story(el)
+                if el.tag in BESIDE_TAGS or el.get("role") in BESIDE_ROLES:
+                    aside[el] = el not in wrapping and not _holds_story(el)
+                else:
+                    aside[el] = el not in wrapping and not _holds_headline(el) and story()
             if aside[el]:
                 line = line._replace(furniture=True)
         marked.append(line)
