@@ -40,7 +40,6 @@ from webclean.datasets import Page, read_pages  # noqa: E402
 from webclean.denoise import denoise  # noqa: E402
 from webclean.evaluate import held_out_models  # noqa: E402
 from webclean.extract import classify_page, page_passes  # noqa: E402
-from webclean.metadata import is_story  # noqa: E402
 from webclean.metrics import Scoreboard, score_page  # noqa: E402
 from webclean.model import Model  # noqa: E402
 from webclean.registry import classifier_spec  # noqa: E402
@@ -108,7 +107,7 @@ def _outcome(page: Page, config: Config, model: Model) -> Outcome:
     if isinstance(classified, Extraction):
         return Outcome(page, [], "", model, story=False)
     located = classified.located
-    return Outcome(page, located.units, located.title, model, story=is_story(located.root))
+    return Outcome(page, located.units, located.title, model, story=located.story())
 
 
 def outcomes(paths: Sequence[str], seed: int) -> list[Outcome]:

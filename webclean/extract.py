@@ -122,6 +122,9 @@ class LocatedPage:
     block: Block | None
     units: list[Unit]
     lines: list[Line] | None  # the page's lines (method svm; None for paper)
+    # Whether the page says it is one story (metadata.is_story), read once at most: by
+    # the galleries of Step 1 (segment.aside_furniture), page_threads and the pass items.
+    story: Callable[[], bool]
 
 
 @dataclass(frozen=True)
@@ -174,7 +177,7 @@ def _classify(
     with timed(timer, "denoise"):
         decisions = denoise(
             page.units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, smoothing, page.title,
-            spec.keep_whole, story=partial(is_story, page.root), comment_form=partial(holds_comment_form, page.root),
+            spec.keep_whole, story=page.story, comment_form=partial(holds_comment_form, page.root),
             values=values, timer=timer,
         )  # fmt: skip
     return ClassifiedPage(page, tuple(decisions))
@@ -253,7 +256,7 @@ def page_threads(page: LocatedPage, url: str | None) -> LocatedPage:
     teasers, a shop's products or a service's cards, whose titles and prices the posts'
     rule would drop as the rest of a post's record. A page without an address keeps
     its thread. ``url``: metadata.is_forum reads it."""
-    if not url or is_forum(url) or not any(unit.post for unit in page.units) or is_story(page.root):
+    if not url or is_forum(url) or not any(unit.post for unit in page.units) or page.story():
         return page
     return replace(page, units=[unit._replace(post=0) if unit.post else unit for unit in page.units])
 
@@ -296,9 +299,10 @@ def locate_page(
     if classifier_spec(config.method).lines:
         with timed(timer, "segment"):
             lines = page_lines(page.root, config)
+    story = cache(partial(is_story, page.root))
     with timed(timer, "locate"):
-        block, units = locate_units(page.root, config, lines)
-    return LocatedPage(page.root, page.title, page.lang_declared, page.encoding, block, units, lines)
+        block, units = locate_units(page.root, config, lines, story)
+    return LocatedPage(page.root, page.title, page.lang_declared, page.encoding, block, units, lines, story)
 
 
 def _run_pipeline(
@@ -343,12 +347,13 @@ def page_lines(root: etree._Element, config: Config) -> list[Line]:
 
 
 def locate_units(
-    root: etree._Element, config: Config, lines: list[Line] | None = None
+    root: etree._Element, config: Config, lines: list[Line] | None = None, story: Callable[[], bool] | None = None
 ) -> tuple[Block | None, list[Unit]]:
     """Step 1 and the units of Step 2 for the configured method.
 
     The improved method works on the page's lines: pass them when they are at hand
-    (:func:`page_lines`), or they are made here.
+    (:func:`page_lines`), or they are made here; ``story``: whether the page says it is
+    one story (metadata.is_story, cached), where the caller reads it again.
     """
     spec = classifier_spec(config.method)
     if not spec.lines:
@@ -360,7 +365,7 @@ def locate_units(
     block = locate_region(lines, root, config.locate.theta, frozenset(improved.block_tags), improved.ascend_gain)
     if block is None:
         return None, []
-    lines = aside_furniture(lines, block.element, story=cache(partial(is_story, root)))
+    lines = aside_furniture(lines, block.element, story=story or cache(partial(is_story, root)))
     members = set(block.element.iter())
     inside = [i for i, line in enumerate(lines) if line.owner in members]
     if not inside:
