@@ -24,7 +24,11 @@ The paper's two rates, on full-gold pages (``webclean.evaluate``):
 
 Held out: ``webclean-loso`` extracts each set with a model trained on the other sets
 (leave one set out, the primary measure), ``webclean-sites`` each page with a model
-trained on the sites of the other folds (webclean.evaluate.held_out_models); the
+trained on the sites of the other folds (webclean.evaluate.held_out_models),
+``webclean-judge`` the judge split with a model trained on every other page. The pages
+scored are those of ``--split``: by default the pages outside the judge split
+(webclean/splits.py), which development may read; ``--split judge`` scores the judge
+split alone, whose pages are reported and never read one by one; the
 report adds token F1 per page type (WCXB's ``page_type``) and, for each webclean row,
 the pages it scores below 0.5 where a peer reaches 0.8, and the other way round.
 
@@ -138,8 +142,10 @@ def _webclean_held_out(pages: Sequence[Page] = (), method: str = "svm", by: str 
     The packaged model was trained on these very pages, so its scores here flatter it.
     ``by="set"`` (the ``-loso`` rows) trains a model per set on every other set and
     extracts the set's pages with it; ``by="site"`` (``-sites``) trains SITE_FOLDS
-    models, each on the sites outside one fold (webclean.evaluate.held_out_models):
-    the honest figures to set beside the peers'. ``seed``: the models'
+    models, each on the sites outside one fold (webclean.evaluate.held_out_models);
+    ``by="judge"`` (``-judge``, with ``--split judge``) one model on every page outside
+    the judge split: the honest figures to set beside the peers'. No model trains on
+    the judge split (webclean/splits.py). ``seed``: the models'
     ``classifier.random_state``.
     """
     import webclean
@@ -151,7 +157,10 @@ def _webclean_held_out(pages: Sequence[Page] = (), method: str = "svm", by: str 
         models.update((_key(page), model) for page in held)
 
     def run(page: Page) -> str:
-        return webclean.extract(page.html, _url(page), config=config, model=models[_key(page)]).text
+        model = models.get(_key(page))
+        if model is None:  # only -judge: its one model extracts the judge split alone
+            raise ExtractorFailure("no held-out model: the page is outside the judge split (--split judge)")
+        return webclean.extract(page.html, _url(page), config=config, model=model).text
 
     return run
 
@@ -303,6 +312,7 @@ BUILDERS: dict[str, Callable[..., Extract]] = {
     "webclean-paper": _webclean_paper,
     "webclean-loso": _webclean_held_out,
     "webclean-sites": lambda pages=(), seed=0: _webclean_held_out(pages, by="site", seed=seed),
+    "webclean-judge": lambda pages=(), seed=0: _webclean_held_out(pages, by="judge", seed=seed),
     "webclean-paper-loso": lambda pages=(), seed=0: _webclean_held_out(pages, method="paper", seed=seed),
     "webclean-blocks": _webclean_method("blocks"),
     "webclean-ladom": _webclean_method("ladom"),
@@ -321,12 +331,13 @@ BUILDERS: dict[str, Callable[..., Extract]] = {
 }
 # The rows whose located block is measured (the paper's C2 / C1), by the method that locates it.
 LOCATING = {
-    "webclean": "svm", "webclean-loso": "svm", "webclean-sites": "svm", "webclean-paper": "paper", "webclean-paper-loso": "paper",
+    "webclean": "svm", "webclean-loso": "svm", "webclean-sites": "svm", "webclean-judge": "svm",
+    "webclean-paper": "paper", "webclean-paper-loso": "paper",
 }  # fmt: skip
 
 
 # The rows whose models are trained on the benchmark's pages, and so take a seed.
-HELD_OUT_SUFFIXES = ("-loso", "-sites")
+HELD_OUT_SUFFIXES = ("-loso", "-sites", "-judge")
 
 
 def split_seed(name: str) -> tuple[str, int | None]:
@@ -454,19 +465,24 @@ def run_page(name: str, extract: Extract, page: Page) -> PageRun:
     return PageRun(name, score_page(text, page), seconds, len(text), error)
 
 
-def run_extractor(name: str, paths: Sequence[str], limit: int | None) -> list[PageRun]:
-    """All pages through one extractor; runs in a worker process of its own."""
-    return run_pages(name, load_pages(paths, limit))
+def run_extractor(name: str, paths: Sequence[str], limit: int | None, split: str = "dev") -> list[PageRun]:
+    """The pages of ``split`` through one extractor; runs in a worker process of its own."""
+    from webclean.splits import select
+
+    pages = load_pages(paths, limit)
+    return run_pages(name, pages, select(pages, split))
 
 
-def run_pages(name: str, pages: Sequence[Page]) -> list[PageRun]:
-    """Pages already loaded through one extractor (a held-out row trains on these very pages)."""
+def run_pages(name: str, pages: Sequence[Page], scored: Sequence[Page] | None = None) -> list[PageRun]:
+    """Pages already loaded through one extractor: ``scored`` (default: all of them)
+    extracted and scored; a held-out row trains on ``pages`` outside the judge split."""
+    scored = pages if scored is None else scored
     with quiet():
         extract = build(name, pages)
-        runs = [run_page(name, extract, page) for page in pages]
+        runs = [run_page(name, extract, page) for page in scored]
         base, _ = split_seed(name)
         if base in LOCATING:
-            runs = with_located(runs, pages, LOCATING[base])
+            runs = with_located(runs, scored, LOCATING[base])
     return runs
 
 
@@ -508,13 +524,13 @@ def load_pages(paths: Sequence[str], limit: int | None) -> list[Page]:
     return pages
 
 
-def run_all(names: Sequence[str], paths: Sequence[str], limit: int | None, jobs: int) -> dict[str, list[PageRun]]:
+def run_all(names: Sequence[str], paths: Sequence[str], limit: int | None, jobs: int, split: str = "dev") -> dict[str, list[PageRun]]:
     if jobs <= 1:
-        return {name: run_extractor(name, paths, limit) for name in names}
+        return {name: run_extractor(name, paths, limit, split) for name in names}
     # Fresh interpreters, not forks: a caller with threads (a notebook's kernel) would
     # leave a forked worker waiting forever on a lock another thread held at the fork.
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = {name: pool.submit(run_extractor, name, paths, limit) for name in names}
+        futures = {name: pool.submit(run_extractor, name, paths, limit, split) for name in names}
         return {name: future.result() for name, future in futures.items()}
 
 
@@ -708,7 +724,7 @@ def _figures(runs: Sequence[PageRun]) -> dict[str, float | int | None]:
 def write_outputs(out: Path, markdown: str, results: dict[str, list[PageRun]], args: argparse.Namespace) -> None:
     out.mkdir(parents=True, exist_ok=True)
     (out / "quality.md").write_text(markdown, encoding="utf-8")
-    meta = {"data": args.data, "limit": args.limit, "extractors": list(results), "python": sys.version.split()[0]}
+    meta = {"data": args.data, "limit": args.limit, "split": args.split, "extractors": list(results), "python": sys.version.split()[0]}
     meta["accurate_f1"] = ACCURATE_F1
     pages = [_record(run) for runs in results.values() for run in runs]
     with open(out / "quality.json", "w", encoding="utf-8") as handle:
@@ -831,6 +847,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--extractors", default=",".join(DEFAULT_EXTRACTORS), help="comma-separated; peers = all peers; known: " + ", ".join(BUILDERS)
     )
     parser.add_argument("--limit", type=int, help="at most N pages from each file")
+    parser.add_argument(
+        "--split", choices=("dev", "judge", "all"), default="dev",
+        help="the pages scored (webclean/splits.py): outside the judge split (default), the judge split, or all",
+    )  # fmt: skip
     parser.add_argument("--jobs", type=int, default=1, help="extractors run in parallel processes")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     parser.add_argument("--per-page", metavar="NAME", help="print the worst pages of this extractor")
@@ -854,7 +874,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.per_page and args.per_page not in names:
         print(f"--per-page {args.per_page}: not among the extractors run ({', '.join(names)})", file=sys.stderr)
         return 1
-    results = run_all(names, args.data, args.limit, args.jobs)
+    results = run_all(names, args.data, args.limit, args.jobs, args.split)
     markdown = report(results, args.by_lang)
     print(markdown)
     if args.per_page:

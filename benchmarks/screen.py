@@ -44,6 +44,7 @@ from webclean.metrics import Scoreboard, score_page  # noqa: E402
 from webclean.model import Model  # noqa: E402
 from webclean.registry import classifier_spec  # noqa: E402
 from webclean.result import Extraction  # noqa: E402
+from webclean.splits import select  # noqa: E402
 from webclean.units import Unit  # noqa: E402
 
 METHOD = "svm"
@@ -113,8 +114,10 @@ def _outcome(page: Page, config: Config, model: Model) -> Outcome:
 def outcomes(paths: Sequence[str], seed: int) -> list[Outcome]:
     config = Config(method=METHOD).with_overrides([f"classifier.random_state={seed}"])
     result = []
-    for held_out, model in held_out_models(read_pages(paths), config, by="set"):
-        result.extend(_outcome(page, config, model) for page in held_out if page.gold_type != "weak")
+    pages = list(read_pages(paths))
+    dev = {id(page) for page in select(pages, "dev")}  # the judge split is never screened
+    for held_out, model in held_out_models(pages, config, by="set"):
+        result.extend(_outcome(page, config, model) for page in held_out if page.gold_type != "weak" and id(page) in dev)
     return result
 
 

@@ -9,7 +9,8 @@ from test_training import SMALL, synthetic_pages
 
 from webclean.config import Config
 from webclean.datasets import Page
-from webclean.evaluate import SCORE_ONLY, cross_validate, held_out_models, leave_one_set_out, registered_domain, site_of
+from webclean.evaluate import cross_validate, held_out_models, judge, leave_one_set_out
+from webclean.splits import JUDGE_FOLDS, SCORE_ONLY, fold_of, judge_flags, judge_sites, registered_domain, select, site_of
 
 
 def _set(name: str, pages: list[Page]) -> list[Page]:
@@ -91,5 +92,45 @@ def test_groups_by_language_and_page_type():
 
 
 def test_unknown_grouping_is_refused():
-    with pytest.raises(ValueError, match="site or page"):
+    with pytest.raises(ValueError, match="site, page or judge"):
         list(held_out_models([], Config(), by="domain"))
+
+
+def _sites(name: str, pages: list[Page], sites: list[str]) -> list[Page]:
+    return [replace(page, source=name, id=f"{name}/{page.id}", site=sites[i % len(sites)]) for i, page in enumerate(pages)]
+
+
+def test_the_judge_split_is_a_fifth_of_a_large_sets_sites_and_one_of_a_small_sets():
+    many = [f"site{k}.com" for k in range(40)]
+    pages = _sites("wcxb_dev", synthetic_pages(range(400, 440)), many) + _sites("tt_zh_dev", synthetic_pages(range(440, 448)), ["a.cn", "b.cn", "c.cn", "d.cn"])
+    judged = judge_sites(pages)
+    assert {site for site in many if site in judged} == {site for site in many if fold_of(site, JUDGE_FOLDS) == 0}
+    assert 0 < len(judged & set(many)) < len(many) / 2
+    assert len(judged & {"a.cn", "b.cn", "c.cn", "d.cn"}) == 1
+    # A page of another set at a judge site is judged too; a set without a split gives no site.
+    stray = replace(pages[0], source="readability", id="r/1")
+    assert judge_flags([*pages, stray])[-1] == (site_of(pages[0]) in judged)
+    assert judge_sites(_sites("readability", synthetic_pages(range(400, 410)), many)) == frozenset()
+    dev, held = select(pages, "dev"), select(pages, "judge")
+    assert len(dev) + len(held) == len(pages) == len(select(pages, "all"))
+    assert {site_of(page) for page in held} <= judged and not {site_of(page) for page in dev} & judged
+    with pytest.raises(ValueError, match="split"):
+        select(pages, "test")
+
+
+def test_the_judge_split_never_trains_and_site_folded_sets_are_left_out_a_site_at_a_time():
+    config = Config().with_overrides(SMALL)
+    pages = [*_set("alpha", synthetic_pages(range(450, 454))), *_sites("tt_zh_dev", synthetic_pages(range(454, 462)), ["a.cn", "b.cn", "c.cn", "d.cn"])]
+    judged = judge_flags(pages)
+    assert sum(judged) == 2
+    splits = list(held_out_models(pages, config, by="set"))
+    assert len(splits) == 1 + 4  # alpha, and each of tt_zh_dev's sites alone
+    for held, model in splits:
+        trained_outside = sum(not flag for page, flag in zip(pages, judged) if page not in held)
+        assert _trained_pages(model) == trained_outside
+    ((held, model),) = held_out_models(pages, config, by="judge")
+    assert [page.id for page in held] == [page.id for page, flag in zip(pages, judged) if flag]
+    assert _trained_pages(model) == len(pages) - 2
+    scored = {r.score.page_id for r in leave_one_set_out(pages, config).results}
+    assert scored == {page.id for page, flag in zip(pages, judged) if not flag}
+    assert {r.score.page_id for r in judge(pages, config).results} == {page.id for page in held}

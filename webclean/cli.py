@@ -79,11 +79,23 @@ def _parser() -> argparse.ArgumentParser:
     held_out.add_argument(
         "--cross-validate", type=int, metavar="K", help="train on K-1 folds of the pages and score the fold left out"
     )
+    held_out.add_argument(
+        "--judge",
+        action="store_true",
+        help="score the judge split's pages with a model trained on every other page (docs/quality.md)",
+    )
     evaluate.add_argument(
         "--group",
         choices=("site", "page"),
         default="site",
         help="--cross-validate's folds hold whole sites (default) or single pages",
+    )
+    evaluate.add_argument(
+        "--split",
+        choices=("dev", "judge", "all"),
+        default="dev",
+        help="the pages scored: outside the judge split (dev, the default; every page of a set without one), "
+        "the judge split, or all; held-out models never train on the judge split",
     )
     _common(evaluate, model=True)
     evaluate.set_defaults(run=_run_evaluate)
@@ -196,14 +208,17 @@ def _run_train(args: argparse.Namespace, config: Config) -> int:
 
 def _run_evaluate(args: argparse.Namespace, config: Config) -> int:
     from webclean.datasets import read_pages
-    from webclean.evaluate import cross_validate, evaluate, leave_one_set_out
+    from webclean.evaluate import cross_validate, evaluate, judge, leave_one_set_out
+    from webclean.splits import select
 
-    if args.leave_one_set_out:
-        evaluation = leave_one_set_out(read_pages(args.input), config)
+    if args.judge:
+        evaluation = judge(read_pages(args.input), config)
+    elif args.leave_one_set_out:
+        evaluation = leave_one_set_out(read_pages(args.input), config, split=args.split)
     elif args.cross_validate:
-        evaluation = cross_validate(read_pages(args.input), config, args.cross_validate, by=args.group)
+        evaluation = cross_validate(read_pages(args.input), config, args.cross_validate, by=args.group, split=args.split)
     else:
-        evaluation = evaluate(read_pages(args.input), config, _model(args, config))
+        evaluation = evaluate(select(list(read_pages(args.input)), args.split), config, _model(args, config))
     print(evaluation.table())
     if args.json:
         summary = {by: evaluation.summary(by) for by in ("set", "lang", "page_type")}

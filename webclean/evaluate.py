@@ -11,17 +11,13 @@
 
 from __future__ import annotations
 
-import hashlib
 import statistics
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
 from lxml import etree
-from publicsuffixlist import PublicSuffixList
 
 from webclean.config import Config
 from webclean.datasets import Page
@@ -30,6 +26,7 @@ from webclean.metrics import PageScore, Scoreboard, Summary, score_page, token_p
 from webclean.model import Model
 from webclean.parse import ParseError, parse_html
 from webclean.registry import method
+from webclean.splits import SCORE_ONLY, SITE_FOLDED, TWINS, fold_of, judge_flags, page_key, select, site_of
 
 if TYPE_CHECKING:
     from webclean.training import LabelledPage
@@ -155,27 +152,19 @@ def _fmt(value: float | int | None) -> str:
     return f"{value:.0f}" if value > 10 else f"{value:.3f}"
 
 
-# Sets that hold the same pages under another gold: a set left out never trains with
-# its twin, and folds keep twin pages together (they share their HTML, site_of).
-TWINS = {"cleaneval_zh": "cwced_cleaneval", "cwced_cleaneval": "cleaneval_zh"}
-# Scored, never trained on, as the packaged models leave them out (webclean/models/README.md):
-# cleaneval_zh's gold states no licence; dragnet, trained on with its article as gold
-# (datasets.split_comments), lowers readability and wcxb_dev held out
-# (docs/experiments/quality-history.md, "Dragnet's gold read as its article").
-SCORE_ONLY = frozenset({"cleaneval_zh", "dragnet"})
-
-
-def leave_one_set_out(pages: Iterable[Page], config: Config) -> Evaluation:
-    """For each set, train on every other set and score the one left out.
+def leave_one_set_out(pages: Iterable[Page], config: Config, *, split: str = "dev") -> Evaluation:
+    """For each set, train on every other set and score the one left out; a set of
+    SITE_FOLDED is left out one site at a time, trained on its other sites too.
 
     The primary measure of generalisation: no page, site or set of the scored pages
     was trained on (nor their twin, TWINS), so a rule that fits the dev sites cannot
-    pass as skill. Sets in SCORE_ONLY are scored and never trained on.
+    pass as skill. Sets in SCORE_ONLY are scored and never trained on, the judge split
+    never trains (splits.py); ``split`` says which pages are scored (splits.select).
     """
-    return _held_out_evaluation(held_out_models(pages, config, by="set"), config)
+    return _held_out_evaluation(pages, config, split, by="set")
 
 
-def cross_validate(pages: Iterable[Page], config: Config, folds: int, *, by: str = "site") -> Evaluation:
+def cross_validate(pages: Iterable[Page], config: Config, folds: int, *, by: str = "site", split: str = "dev") -> Evaluation:
     """Train on all folds but one and score the one left out, for each fold.
 
     ``by="site"`` groups pages by site (site_of) before they are split, so that no
@@ -183,38 +172,51 @@ def cross_validate(pages: Iterable[Page], config: Config, folds: int, *, by: str
     site score on that site's other pages. Either way the same page annotated twice
     (cleaneval_zh and cwced_cleaneval) never sits on both sides.
     """
-    return _held_out_evaluation(held_out_models(pages, config, by=by, folds=folds), config)
+    return _held_out_evaluation(pages, config, split, by=by, folds=folds)
 
 
-def _held_out_evaluation(splits: Iterable[tuple[list[Page], Model]], config: Config) -> Evaluation:
+def judge(pages: Iterable[Page], config: Config) -> Evaluation:
+    """The judge split (splits.py): its pages scored by one model trained on every
+    page outside it."""
+    return _held_out_evaluation(pages, config, "judge", by="judge")
+
+
+def _held_out_evaluation(pages: Iterable[Page], config: Config, split: str, *, by: str, folds: int = 5) -> Evaluation:
+    pages = list(pages)
+    scored = {id(page) for page in select(pages, split)}
     evaluation = Evaluation()
-    for held_out, model in splits:
-        evaluation.results.extend(evaluate(held_out, config, model).results)
+    for held_out, model in held_out_models(pages, config, by=by, folds=folds):
+        evaluation.results.extend(evaluate([page for page in held_out if id(page) in scored], config, model).results)
     return evaluation
 
 
 def held_out_models(
     pages: Iterable[Page], config: Config, *, by: str = "set", folds: int = 5
 ) -> Iterator[tuple[list[Page], Model]]:
-    """Each group of held-out pages with the model trained on the pages outside it.
+    """Each group of held-out pages with the model trained on the pages outside it;
+    the pages of the judge split (splits.judge_flags) never train.
 
     ``by="set"``: a group per set (leave one set out; the twin of the set left out is
-    not trained on either); ``"site"``: ``folds`` groups of whole sites (site_of);
-    ``"page"``: ``folds`` groups of pages. Each page is labelled once for all models.
+    not trained on either), a group per site for a set of SITE_FOLDED; ``"site"``:
+    ``folds`` groups of whole sites (site_of); ``"page"``: ``folds`` groups of pages;
+    ``"judge"``: the judge split alone. Each page is labelled once for all models.
     """
-    if by not in ("set", "site", "page"):
-        raise ValueError(f"held-out groups by {by!r}: set, site or page")
+    if by not in ("set", "site", "page", "judge"):
+        raise ValueError(f"held-out groups by {by!r}: set, site, page or judge")
     pages = list(pages)
+    judged = judge_flags(pages)
     if by == "set":
-        groups = [page.source for page in pages]
+        groups = [f"{page.source}:{site_of(page)}" if page.source in SITE_FOLDED else page.source for page in pages]
+    elif by == "judge":
+        groups = ["judge" if flag else "" for flag in judged]
     else:
-        keys = [site_of(page) if by == "site" else _page_key(page) for page in pages]
+        keys = [site_of(page) if by == "site" else page_key(page) for page in pages]
         groups = [str(fold_of(key, folds)) for key in keys]
     trainer = _Trainer(pages, config)
-    for group in sorted(set(groups)):
+    for group in sorted(set(groups) - {""}):
         held = [i for i, g in enumerate(groups) if g == group]
         left_out = {TWINS.get(pages[i].source) for i in held} if by == "set" else set()
-        train_on = [i for i, g in enumerate(groups) if g != group and pages[i].source not in left_out]
+        train_on = [i for i, g in enumerate(groups) if g != group and not judged[i] and pages[i].source not in left_out]
         yield [pages[i] for i in held], trainer.model(train_on)
 
 
@@ -235,58 +237,3 @@ class _Trainer:
             if i not in self._labelled:
                 self._labelled[i] = label_page(self.pages[i], self.config)
         return train_labelled((self._labelled[i] for i in indices), self.config)[0]
-
-
-def site_of(page: Page) -> str:
-    """The page's site, the unit that held-out folds keep on one side: the registered
-    domain of the site its set names (or that name), else of its URL, else of the
-    canonical address its HTML gives; a page with none of these is a site of its own."""
-    if page.site:
-        return registered_domain(page.site) or page.site
-    for address in (page.url, canonical_url(page.html)):
-        domain = registered_domain(address)
-        if domain:
-            return domain
-    return _page_key(page)
-
-
-def registered_domain(address: str | None) -> str | None:
-    """``news.bbc.co.uk`` for ``https://news.bbc.co.uk/a`` or ``news.bbc.co.uk``, by the
-    Public Suffix List; None for what is no host name."""
-    if not address:
-        return None
-    host = urlsplit(address if "//" in address else "//" + address).hostname
-    if not host or "." not in host:
-        return None
-    return _public_suffixes().privatesuffix(host)
-
-
-@lru_cache(maxsize=1)
-def _public_suffixes() -> PublicSuffixList:
-    return PublicSuffixList()
-
-
-_CANONICAL_XPATH = etree.XPath(
-    "(//link[translate(@rel, 'CANONICAL', 'canonical')='canonical']/@href"
-    " | //meta[@property='og:url']/@content)[1]"
-)
-
-
-def canonical_url(html: str) -> str | None:
-    """The page's own address as its HTML states it (canonical link, else og:url)."""
-    try:
-        found = _CANONICAL_XPATH(parse_html(html))
-    except (ParseError, etree.LxmlError, ValueError):
-        return None
-    address = str(found[0]).strip() if found else ""
-    return address or None
-
-
-def _page_key(page: Page) -> str:
-    return "page:" + hashlib.sha256(page.html.encode("utf-8", "replace")).hexdigest()
-
-
-def fold_of(key: str, folds: int) -> int:
-    """The fold of a group key (a site, a page), fixed for a given number of folds."""
-    digest = hashlib.sha256(key.encode("utf-8", "replace")).digest()
-    return int.from_bytes(digest[:8], "big") % folds
