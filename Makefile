@@ -71,7 +71,7 @@ MODEL_DATA := $(DATA)/cwced_cleaneval.jsonl.gz $(DATA)/cwced_modern.jsonl.gz $(D
 # The default model (svm) learns from every dev set whose licence allows shipping it, the
 # modern English and Chinese sets included; not from dragnet, which lowers other sets
 # held out when trained on (webclean/models/README.md), nor cleaneval_zh.
-MODERN_DATA := $(DATA)/wcxb_dev.jsonl.gz $(DATA)/gne_zh_dev.jsonl.gz
+MODERN_DATA := $(DATA)/wcxb_dev.jsonl.gz $(DATA)/gne_zh_dev.jsonl.gz $(DATA)/tt_zh_dev.jsonl.gz
 WEAK_DATA := build/weak/trafilatura.jsonl.gz
 models: install $(NOTEBOOK_STAMP)
 	$(BIN)/python scripts/peer_texts.py --input $(DATA)/trafilatura.jsonl.gz --output $(WEAK_DATA)

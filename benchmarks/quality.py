@@ -304,7 +304,7 @@ def _magic_html() -> Extract:
 
 # Builders that need the benchmark's pages (to train on) take them as an argument.
 NEEDS_PAGES = {
-    "webclean", "webclean-paper", "webclean-loso", "webclean-sites", "webclean-paper-loso", "webclean-blocks",
+    "webclean", "webclean-paper", "webclean-loso", "webclean-sites", "webclean-judge", "webclean-paper-loso", "webclean-blocks",
     "webclean-ladom", "webclean-mlp", "webclean-mlp-loso",
 }  # fmt: skip
 BUILDERS: dict[str, Callable[..., Extract]] = {

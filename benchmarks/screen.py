@@ -30,7 +30,7 @@ import statistics
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -70,6 +70,7 @@ class Variant:
     passes: tuple[str, ...] = SPEC.smoothing
     whole: bool = SPEC.keep_whole
     posts: str = "both"  # the post decisions taken: "both", "keep" (texts only), "drop" (panels only), "none"
+    context: bool = SPEC.context  # the second stage (webclean/context.py), where the model has one
 
 
 def variants() -> dict[str, Variant]:
@@ -80,11 +81,24 @@ def variants() -> dict[str, Variant]:
     found["without:posts"] = Variant(posts="none")
     found["without:post_texts"] = Variant(posts="drop")
     found["without:post_panels"] = Variant(posts="keep")
-    found["without:all"] = Variant(passes=(), whole=False, posts="none")
+    found["without:context"] = Variant(context=False)
+    found["without:all"] = Variant(passes=(), whole=False, posts="none", context=False)
     return found
 
 
 VARIANTS = variants()
+
+
+def variant(name: str) -> Variant:
+    """A variant of VARIANTS, or ``only:<pass>+<pass>…``: the passes named alone, in
+    the spec's order (``only:`` runs none), and ``first-only:<pass>+<pass>…`` the
+    same without the second stage; KeyError for another name."""
+    kind, colon, names = name.partition(":")
+    if colon and kind in ("only", "first-only"):
+        named = set(filter(None, names.split("+")))
+        if named <= set(SPEC.smoothing):
+            return Variant(passes=tuple(p for p in SPEC.smoothing if p in named), context=kind == "only")
+    return VARIANTS[name]
 
 
 def kept_text(outcome: Outcome, variant: Variant, config: Config) -> str:
@@ -93,9 +107,10 @@ def kept_text(outcome: Outcome, variant: Variant, config: Config) -> str:
         taken = {"keep": 1, "drop": -1, "none": None}[variant.posts]
         units = [unit if unit.post == taken else unit._replace(post=0) for unit in units]
     model = outcome.model
+    svm = model.svm if variant.context else replace(model.svm, context=None)
     passes = page_passes(variant.passes, config, outcome.page.url)  # a forum's page runs its own passes
     decisions = denoise(
-        units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, passes, outcome.title, variant.whole,
+        units, model.lexicon, svm, config.denoise.beta, model.feature_set, passes, outcome.title, variant.whole,
         story=lambda: outcome.story,
     )  # fmt: skip
     return "\n".join(decision.text for decision in decisions if decision.text)
@@ -142,19 +157,21 @@ def _seed_figures(args: tuple[Sequence[str], int, Sequence[str], bool]) -> dict[
     paths, seed, names, types = args
     results = outcomes(paths, seed)
     config = Config(method=METHOD)
-    return {name: figures(results, VARIANTS[name], config, types) for name in names}
+    return {name: figures(results, variant(name), config, types) for name in names}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", nargs="+", required=True)
     parser.add_argument("--seeds", nargs="+", type=int, default=[0])
-    parser.add_argument("--variants", default=",".join(VARIANTS), help=f"comma-separated, among {', '.join(VARIANTS)}")
+    parser.add_argument(
+        "--variants", default=",".join(VARIANTS), help=f"comma-separated, among {', '.join(VARIANTS)}, or only:<pass>+<pass>…"
+    )
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--types", action="store_true", help="a column for each page type of a set that names them")
     args = parser.parse_args(argv)
     names = ["baseline", *(n for n in args.variants.split(",") if n and n != "baseline")]
-    unknown = [n for n in names if n not in VARIANTS]
+    unknown = [n for n in names if not _known(n)]
     if unknown:
         parser.error(f"unknown variants {unknown}: known {sorted(VARIANTS)}")
     tasks = [(args.data, seed, names, args.types) for seed in args.seeds]
@@ -162,6 +179,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         per_seed = list(pool.map(_seed_figures, tasks))
     print(table(per_seed, names, args.seeds))
     return 0
+
+
+def _known(name: str) -> bool:
+    try:
+        variant(name)
+    except KeyError:
+        return False
+    return True
 
 
 def table(per_seed: list[dict[str, dict[str, float]]], names: Sequence[str], seeds: Sequence[int]) -> str:

@@ -1,3 +1,5 @@
+import math
+
 import numpy as np
 import pytest
 from lxml import html
@@ -119,7 +121,25 @@ def test_rich_features_are_the_svms_and_the_text_and_ancestors():
 
 
 def test_the_rich_rows_compute_every_column_once():
+    assert len(set(RICH_FEATURE_NAMES)) == len(RICH_FEATURE_NAMES), "a column named twice is computed into one and the other left unset"
     assert sorted(_TEXT_COLUMN_NAMES + _UNIT_COLUMN_NAMES) == sorted(RICH_FEATURE_NAMES)
+
+
+def test_the_trees_read_the_line_lexicon_and_what_the_page_says_of_a_line():
+    lexicon = NoiseLexicon(words={}, marks={}, lines={"=share this story": 9.0, "1<photo": 3.0})
+    units = [
+        Unit(tag="line", text="Share this story", length=14, link_ratio=1.0, position=0.1, furniture=True, related=1),
+        Unit(tag="line", text="Photo: an agency", length=13, link_ratio=0.0, position=0.5, related=2, copy=3, post=-1),
+        Unit(tag="line", text="x = 1", length=3, link_ratio=0.0, position=0.9, code="x = 1", past_core=True, post=1),
+    ]
+    X = feature_matrix(units, lexicon, "rich")
+    column = {name: list(X[:, k]) for k, name in enumerate(RICH_FEATURE_NAMES)}
+    assert column["log_line_noise"] == [math.log1p(9.0), math.log1p(3.0), 0.0]
+    assert column["furniture"] == [1.0, 0.0, 0.0]
+    assert column["names_related_box"] == [1.0, 0.0, 0.0] and column["in_related_box"] == [0.0, 1.0, 0.0]
+    assert column["is_copy"] == [0.0, 1.0, 0.0] and column["is_code"] == [0.0, 0.0, 1.0]
+    assert column["past_core"] == [0.0, 0.0, 1.0]
+    assert column["post_text"] == [0.0, 0.0, 1.0] and column["post_rest"] == [0.0, 1.0, 0.0]
 
 
 @pytest.mark.parametrize("feature_set", ["paper", "rich"])

@@ -1,7 +1,7 @@
 from collections import Counter
 
 from webclean.config import LexiconConfig
-from webclean.lexicon import NoiseLexicon, TermCounts, build_lexicon
+from webclean.lexicon import LINE_KEY_TOKENS, LineCounts, NoiseLexicon, TermCounts, build_lexicon, build_line_lexicon, line_keys
 from webclean.tokenize import EMAIL, NO_SENTENCE_END, PHONE, URL, ends_sentence, marks_of, special_marks, words
 
 
@@ -125,3 +125,37 @@ def test_a_lexicon_used_on_chinese_text_still_pickles():
     copy = pickle.loads(pickle.dumps(lexicon))
     assert copy == lexicon and copy.indices(["责任编辑：张三 share"]) == before
     assert before[0][0] == 2.0 + 1.5  # the longest word, once
+
+
+def test_line_keys_are_the_whole_short_line_and_its_first_words():
+    assert line_keys("责任编辑：王小明") == ["=责 任 编 辑 王 小 明", "1<责", "2<责 任", "3<责 任 编"]
+    # Case, punctuation and numbers do not tell two lines apart.
+    assert line_keys("Photo: John Smith / Reuters, 2024") == line_keys("photo  john smith reuters 1999")
+    assert line_keys("Share") == ["=share"]
+    assert line_keys("") == [] and line_keys("—") == []
+    long_line = " ".join(["word"] * (LINE_KEY_TOKENS + 1))
+    assert line_keys(long_line) == ["1<word", "2<word word", "3<word word word"]
+
+
+def _line_counts(noise_sites: int) -> LineCounts:
+    counts = LineCounts()
+    for _ in range(noise_sites):
+        counts.add_site(["Share this article", "Photo: Agency One"], ["A paragraph of the story with some words."])
+    counts.add_site(["Only this site says so"] * 5, ["Photo booths are back in fashion this summer, says everyone"])
+    return counts
+
+
+def test_line_keys_enter_the_line_lexicon_when_noise_on_enough_sites():
+    config = LexiconConfig(alpha=0.8, min_count=3, line_sites=3)
+    lines = build_line_lexicon(_line_counts(3), config)
+    assert lines["=share this article"] == 3.0  # n = 3, h = 0
+    # "photo" opens three noise lines and one of content: p = 0.75 < 0.8
+    assert "1<photo" not in lines
+    assert "2<photo agency" in lines
+    # Five times noise, but on one site only: a template, not a habit.
+    assert "=only this site says so" not in lines
+    assert build_line_lexicon(_line_counts(2), config) == {}
+    lexicon = build_lexicon(_counts(), config, _line_counts(3))
+    assert lexicon.line_indices(["SHARE this article!", "A paragraph", "Photo: Agency Two"]) == [3.0, 0.0, 3.0]
+    assert NoiseLexicon.from_dict(lexicon.to_dict()) == lexicon
+    assert build_lexicon(_counts(), config).line_indices(["Share this article"]) == [0.0]

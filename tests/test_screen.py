@@ -67,7 +67,7 @@ def test_the_baseline_runs_a_forums_passes_as_extract_does():
     story = "The council voted on Tuesday to keep the library open on Sundays, after a petition signed by four thousand residents. "
     replies = "".join(
         f"<li class='comment'><p><a href='/u'>reader{n}</a> says:</p><p>I grew up two streets from that library, and this is "
-        f"wonderful news for the families who still use it every week ({n}).</p></li>"
+        f"wonderful news for the families who still use it every week, on Sundays above all ({n}).</p></li>"
         for n in range(3)
     )
     html = (

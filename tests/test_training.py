@@ -15,8 +15,8 @@ from webclean.extract import extract, locate_units
 from webclean.gold import MIXED
 from webclean.model import save_model
 from webclean.parse import parse_html
-from webclean.sampling import held_out_rows, keyed_sample, page_weights, unit_keys
-from webclean.training import choose_sample, fit_classifier, label_page, train
+from webclean.sampling import held_out_rows, keyed_sample, language_shares, page_weights, unit_keys
+from webclean.training import choose_sample, fit_classifier, label_page, language_groups, train
 
 METHODS = ("svm", "paper")
 # Small and fast: two folds, a 2 x 2 grid.
@@ -189,6 +189,31 @@ def test_page_weights_spread_the_sample_over_pages_and_keep_each_sources_share()
     assert weights[sets == "b"].sum() == pytest.approx(100.0)
     # Power 0: every labelled unit alike.
     assert set(page_weights(labels, pages, sets, power=0.0)[labels != MIXED]) == {1.0}
+
+
+def test_languages_weigh_by_their_labelled_units_to_a_power_and_sets_keep_their_share_within():
+    # English: set "a" of 300 units and "b" of 100; Chinese: set "c" of 100; German: "d" of 50.
+    labels = np.ones(550, dtype=np.int64)
+    pages = np.repeat([0, 1, 2, 3], [300, 100, 100, 50])
+    sets = np.repeat(["a", "b", "c", "d"], [300, 100, 100, 50])
+    langs = np.repeat(["en", "en", "zh", "de"], [300, 100, 100, 50])
+    config = Config().with_overrides(["classifier.page_power=0.5"])
+    groups = language_groups(langs, config)
+    assert list(np.unique(groups)) == ["en", "other", "zh"]
+    alike = page_weights(labels, pages, sets, 0.5, groups, language_power=0.0)
+    shares = language_shares(alike, groups)
+    assert shares == {"en": pytest.approx(1 / 3, abs=1e-4), "other": pytest.approx(1 / 3, abs=1e-4), "zh": pytest.approx(1 / 3, abs=1e-4)}
+    # Within English, "a" keeps three times the weight of "b", as without languages.
+    assert alike[sets == "a"].sum() == pytest.approx(3 * alike[sets == "b"].sum())
+    # Power 1 is the languages' own proportion: the weights of the sets alone.
+    own = page_weights(labels, pages, sets, 0.5, groups, language_power=1.0)
+    np.testing.assert_allclose(own, page_weights(labels, pages, sets, 0.5))
+    # Adding English pages leaves Chinese its share when the languages weigh alike.
+    more = np.concatenate([labels, np.ones(1000, dtype=np.int64)])
+    more_pages, more_sets = np.concatenate([pages, np.full(1000, 9)]), np.concatenate([sets, np.full(1000, "e")])
+    more_groups = np.concatenate([groups, np.full(1000, "en")])
+    after = language_shares(page_weights(more, more_pages, more_sets, 0.5, more_groups, 0.0), more_groups)
+    assert after["zh"] == pytest.approx(shares["zh"], abs=1e-4)
 
 
 def test_the_weighted_sample_holds_more_of_the_short_pages():

@@ -74,9 +74,16 @@ class LexiconConfig:
     # Stop words (method svm): the most frequent words of main text, at least as often
     # in main text as in noise; a line's share of them is a feature.
     stopwords: int = 150
+    # The line lexicon (method svm; lexicon.line_keys): a line key enters when its
+    # n / (n + h) reaches alpha on the lines of at least ``line_sites`` sites, the
+    # heaviest ``max_lines`` of them.
+    line_sites: int = 3
+    max_lines: int = 20000
 
     def validate(self) -> None:
         _check_range("lexicon.alpha", self.alpha, 0.0, 1.0)
+        _check_range("lexicon.line_sites", self.line_sites, 1, 10**6)
+        _check_range("lexicon.max_lines", self.max_lines, 0, 10**7)
         _check_range("lexicon.min_count", self.min_count, 1, 10**9)
         _check_range("lexicon.max_words", self.max_words, 1, 10**7)
         _check_range("lexicon.stopwords", self.stopwords, 0, 10**6)
@@ -109,6 +116,13 @@ class ClassifierConfig:
     # (docs/experiments/quality-history.md, #39d, #45).
     # 0 draws every line alike.
     page_power: float = 0.5
+    # Method svm: the sample's languages are the pages' languages of ``language_groups``
+    # and "other" for the rest; each one's share is proportional to its labelled lines
+    # to ``language_power`` (1: their own proportion; 0: alike), each set keeping its
+    # share within its language: adding pages of one language never shrinks what the
+    # model learns of another.
+    language_groups: tuple[str, ...] = ("zh", "en")
+    language_power: float = 0.0
     # Method svm: gradient-boosted trees on every labelled line, at most ``trees`` of
     # ``tree_leaves`` leaves and ``tree_depth`` levels at learning rate ``tree_rate``
     # (shallow trees: the walk costs a step a level), their log-odds times
@@ -119,12 +133,16 @@ class ClassifierConfig:
     tree_depth: int = 4  # at most this many levels a tree; 0: no limit but the leaves
     tree_rate: float = 0.2
     tree_weight: float = 0.3
+    # Method svm's second stage (webclean/context.py): fitted on the first stage's trees
+    # out of fold, from this many fits each on the other folds' pages.
+    context_folds: int = 2
     random_state: int = 0
 
     def validate(self) -> None:
         _check_range("classifier.trees", self.trees, 0, 10_000)
         _check_range("classifier.tree_leaves", self.tree_leaves, 2, 1_000)
         _check_range("classifier.tree_depth", self.tree_depth, 0, 1_000)
+        _check_range("classifier.context_folds", self.context_folds, 2, 20)
         _check_range("classifier.tree_rate", self.tree_rate, 1e-6, 1.0)
         _check_range("classifier.tree_weight", self.tree_weight, 0.0, 100.0)
         if self.class_balance not in ("auto", "balanced", "natural"):
@@ -134,6 +152,7 @@ class ClassifierConfig:
         _check_range("classifier.folds", self.folds, 2, 100)
         _check_range("classifier.samples_per_class", self.samples_per_class, 10, 10**7)
         _check_range("classifier.page_power", self.page_power, 0.0, 4.0)
+        _check_range("classifier.language_power", self.language_power, 0.0, 1.0)
         for name in ("c_grid", "gamma_grid"):
             values = getattr(self, name)
             if not values or any(v <= 0 for v in values):

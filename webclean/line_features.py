@@ -15,7 +15,7 @@ import numpy as np
 from lxml import etree
 
 from webclean.lexicon import NoiseLexicon
-from webclean.segment import ANCESTOR_GROUPS, CELLS, LIST_ITEMS, REVIEWS_BIT, Line, related_boxes
+from webclean.segment import ANCESTOR_GROUPS, CELLS, IN_RELATED, LIST_ITEMS, RELATED_NAME, REVIEWS_BIT, Line, related_boxes
 from webclean.text import code_text, normalise_space, text_length
 from webclean.tokenize import ends_sentence, marks_of, sentence_ends
 from webclean.units import Unit, units_from_columns
@@ -59,7 +59,11 @@ SVM_FEATURE_NAMES = (
 # The shape of the line's text, and the boxes its ancestors name (rich_rows).
 _SHAPE_NAMES = ("upper_share", "digit_share", "ends_colon", "has_address", "ends_ellipsis", "starts_mark", "log_words", "has_bar")
 _GROUP_NAMES = tuple(f"in_{name}" for name, _ in ANCESTOR_GROUPS)
-RICH_FEATURE_NAMES = (*SVM_FEATURE_NAMES, *_SHAPE_NAMES, *_GROUP_NAMES)
+# What the page's structure says of the line (the Unit fields of the same names), and
+# the line lexicon's weight of its text (lexicon.line_keys): signs that rules once
+# decided on alone, read by the trees beside the rest.
+_STRUCTURE_NAMES = ("furniture", "names_related_box", "in_related_box", "is_copy", "is_code", "past_core", "post_text", "post_rest")
+RICH_FEATURE_NAMES = (*SVM_FEATURE_NAMES, *_SHAPE_NAMES, *_GROUP_NAMES, "log_line_noise", *_STRUCTURE_NAMES)
 
 
 _ADDRESS_RE = re.compile(r"www\.|https?:|@|\.com\b|\.org\b")
@@ -86,6 +90,7 @@ _TEXT_COLUMN_NAMES = (
     "punct_density",
     "stopword_density",
     *_SHAPE_NAMES,
+    "log_line_noise",
 )
 _UNIT_COLUMN_NAMES = (
     "relative_position",
@@ -104,6 +109,7 @@ _UNIT_COLUMN_NAMES = (
     "after_span",
     "after_block",
     *_GROUP_NAMES,
+    *_STRUCTURE_NAMES,
 )
 _TEXT_COLUMNS = [RICH_FEATURE_NAMES.index(name) for name in _TEXT_COLUMN_NAMES]
 _UNIT_COLUMNS = [RICH_FEATURE_NAMES.index(name) for name in _UNIT_COLUMN_NAMES]
@@ -181,6 +187,7 @@ def _text_columns(texts: Sequence[str], lexicon: NoiseLexicon) -> np.ndarray:
         [bool(text) and not text[0].isalnum() for text in texts],
         [log1p(text.count(" ") + 1) for text in texts],
         ["|" in text or "·" in text for text in texts],
+        list(map(log1p, lexicon.line_indices(texts))),
     )
     return np.array(columns, dtype=np.float64).T
 
@@ -191,6 +198,20 @@ def _unit_columns(units: Sequence[Unit]) -> np.ndarray:
     fields = dict(zip(Unit._fields, zip(*units)))
     kinds = _KIND_ONE_HOT[[_KIND_INDEX.get(kind, len(_KINDS)) for kind in fields["kind"]]]
     signs = np.array((fields["span"], fields["region"]))
+    related, posts = fields["related"], fields["post"]
+    structure = np.array(
+        (
+            fields["furniture"],
+            [r == RELATED_NAME for r in related],
+            [r == IN_RELATED for r in related],
+            [c > 0 for c in fields["copy"]],
+            [bool(c) for c in fields["code"]],
+            fields["past_core"],
+            [p > 0 for p in posts],
+            [p < 0 for p in posts],
+        ),
+        dtype=np.float64,
+    )
     columns = np.array(
         (
             fields["position"],
@@ -206,7 +227,8 @@ def _unit_columns(units: Sequence[Unit]) -> np.ndarray:
         ),
         dtype=np.float64,
     )
-    return np.concatenate((columns.T, kinds, (signs < 0).T, (signs > 0).T, _GROUP_COLUMNS[list(fields["groups"])]), axis=1)
+    groups = _GROUP_COLUMNS[list(fields["groups"])]
+    return np.concatenate((columns.T, kinds, (signs < 0).T, (signs > 0).T, groups, structure.T), axis=1)
 
 
 # A line this long (non-space characters) with few links (a link ratio of at most

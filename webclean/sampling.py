@@ -31,8 +31,11 @@ class TrainReport:
     best_params: dict[str, float] = field(default_factory=dict)
     lexicon_words: int = 0
     lexicon_marks: int = 0
+    language_shares: dict[str, float] = field(default_factory=dict)  # method svm: each language's weight in the sample
+    line_keys: int = 0  # method svm: the line lexicon's keys
     tree_rows: int = 0  # method svm: the labelled units the boosted trees learned from
     trees: int = 0  # ... and how many trees they made (early stopping may end them sooner)
+    context_trees: int = 0  # method svm: the second stage's trees (webclean/context.py)
 
     def to_dict(self) -> dict[str, object]:
         return dict(self.__dict__)
@@ -106,9 +109,18 @@ def held_out_rows(keys: np.ndarray, share: float = 0.1) -> np.ndarray:
     return (keys * 1024.0) % 1.0 < share
 
 
-def page_weights(labels: np.ndarray, pages: np.ndarray, sets: np.ndarray, power: float) -> np.ndarray:
+def page_weights(
+    labels: np.ndarray,
+    pages: np.ndarray,
+    sets: np.ndarray,
+    power: float,
+    langs: np.ndarray | None = None,
+    language_power: float = 1.0,
+) -> np.ndarray:
     """A weight for each unit: 1 / (labelled units of its page) ** power, scaled so that
-    each set (``sets``: the page's source) keeps its share of the labelled units.
+    each set (``sets``: the page's source) keeps its share of the labelled units, and,
+    with ``langs`` (the page's language), each language weighs in proportion to its
+    labelled units ** ``language_power``, its sets keeping their shares within it.
 
     Departure (method svm; docs/experiments/quality-history.md, #39d, #45): drawn uniformly, the lines of a few
     long pages fill the sample; weighted, it holds more pages. Mixed units weigh 0.
@@ -121,5 +133,17 @@ def page_weights(labels: np.ndarray, pages: np.ndarray, sets: np.ndarray, power:
     raw = 1.0 / per_page[page_of].astype(np.float64) ** power
     _, set_of, per_set = np.unique(sets[labelled], return_inverse=True, return_counts=True)
     raw *= per_set[set_of] / np.bincount(set_of, weights=raw)[set_of]
+    if langs is not None:
+        _, lang_of, per_lang = np.unique(langs[labelled], return_inverse=True, return_counts=True)
+        share = per_lang.astype(np.float64) ** language_power
+        raw *= (share / share.sum() * len(raw) / np.bincount(lang_of, weights=raw))[lang_of]
     weights[labelled] = raw
     return weights
+
+
+def language_shares(weights: np.ndarray, langs: np.ndarray) -> dict[str, float]:
+    """Each language's share of the total weight (the sample's expected make-up)."""
+    total = weights.sum()
+    names, lang_of = np.unique(langs, return_inverse=True)
+    sums = np.bincount(lang_of, weights=weights)
+    return {str(name): round(float(w / total), 4) for name, w in zip(names, sums)} if total else {}

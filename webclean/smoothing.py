@@ -721,7 +721,7 @@ ARTICLE_CHARS = 500
 
 # The boxes of comment_boxes: the readers' comments, and the buyers' reviews of a shop's
 # page (segment.REVIEWS_BIT).
-_COMMENT_BOXES = GROUP_BIT["comment"] | REVIEWS_BIT
+COMMENT_BOXES = GROUP_BIT["comment"] | REVIEWS_BIT
 
 
 def comment_boxes(
@@ -743,7 +743,7 @@ def comment_boxes(
     """
     heading = comments_heading(units, kept)
     after = [heading is not None and i > heading and bool(text) for i, text in enumerate(kept)]
-    inside = [bool(unit.groups & _COMMENT_BOXES) for unit in units]
+    inside = [bool(unit.groups & COMMENT_BOXES) for unit in units]
     if not any(inside):
         return after
     outside = sum(len(text) for text, box in zip(kept, inside) if text and not box)

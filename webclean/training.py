@@ -21,15 +21,25 @@ from lxml import etree
 
 from webclean.classifier import CONTENT, NOISE, TagClassifier, fit_trees
 from webclean.config import Config, ConfigError
+from webclean.context import fit_context
 from webclean.datasets import DataError, Page
 from webclean.extract import locate_units
 from webclean.features import SVM_WIDTHS, feature_matrix
 from webclean.gold import MIXED, GoldMatcher
-from webclean.lexicon import NoiseLexicon, TermCounts, build_lexicon
+from webclean.lexicon import LineCounts, NoiseLexicon, TermCounts, build_lexicon
 from webclean.model import Model
 from webclean.parse import ParseError, parse_html
 from webclean.registry import classifier_spec, method
-from webclean.sampling import TrainReport, balanced_sample, held_out_rows, keyed_sample, page_weights, unit_keys
+from webclean.sampling import (
+    TrainReport,
+    balanced_sample,
+    held_out_rows,
+    keyed_sample,
+    language_shares,
+    page_weights,
+    unit_keys,
+)
+from webclean.splits import site_of
 from webclean.tokenize import special_marks, words
 from webclean.units import Unit
 
@@ -46,20 +56,37 @@ class LabelledPage:
     block_found: bool
     units: tuple[LabelledUnit, ...]
     source: str = ""  # the page's set: the sample keeps each set's share (choose_sample)
+    site: str = ""  # the page's site (splits.site_of): the line lexicon counts sites
+    lang: str = ""  # the page's language: the sample weighs languages (choose_sample)
 
 
 def label_page(page: Page, config: Config) -> LabelledPage:
     """Locate the block of a training page and label its units."""
+    site, lang = site_of(page), page.lang or ""
     try:
         root = parse_html(page.html, max_depth=config.limits.max_depth)
     except (ParseError, etree.LxmlError):
-        return LabelledPage(page.id, False, (), page.source)
+        return LabelledPage(page.id, False, (), page.source, site, lang)
     block, units = locate_units(root, config)
     if block is None:
-        return LabelledPage(page.id, False, (), page.source)
+        return LabelledPage(page.id, False, (), page.source, site, lang)
     matcher = GoldMatcher(page, config.weak)
     labelled = tuple(LabelledUnit(u, matcher.label(u.text)) for u in units if u.is_sample)
-    return LabelledPage(page.id, True, labelled, page.source)
+    return LabelledPage(page.id, True, labelled, page.source, site, lang)
+
+
+def count_lines(pages: Iterable[LabelledPage]) -> LineCounts:
+    """The line lexicon's counts (lexicon.LineCounts) over labelled pages, a site at a time."""
+    by_site: dict[str, tuple[list[str], list[str]]] = {}
+    for page in pages:
+        noise, content = by_site.setdefault(page.site or page.page_id, ([], []))
+        for item in page.units:
+            if item.label != MIXED:
+                (noise if item.label == NOISE else content).append(item.unit.text)
+    counts = LineCounts()
+    for site in sorted(by_site):
+        counts.add_site(*by_site[site])
+    return counts
 
 
 def count_terms(units: Iterable[LabelledUnit]) -> TermCounts:
@@ -114,17 +141,23 @@ def train_labelled(
     labelled: list[LabelledUnit] = []
     pages_of: list[int] = []
     sets: list[str] = []
+    langs: list[str] = []
     drawn_by: list[np.ndarray] = []  # each page's sample keys
+    read: list[LabelledPage] = []
     for number, result in enumerate(pages):
         report.pages += 1
         report.pages_with_block += result.block_found
+        read.append(result)
         labelled.extend(result.units)
         pages_of.extend([number] * len(result.units))
         sets.extend([result.source] * len(result.units))
+        langs.extend([result.lang] * len(result.units))
         drawn_by.append(sample_keys(result, config))
-    lexicon = build_lexicon(count_terms(labelled), config.lexicon)
+    lexicon = build_lexicon(count_terms(labelled), config.lexicon, count_lines(read) if classifier_spec(config.method).lines else None)
     keys = np.concatenate(drawn_by) if drawn_by else np.zeros(0)
-    model, report = fit_on_units(labelled, lexicon, config, report, np.asarray(pages_of), np.asarray(sets), keys)
+    model, report = fit_on_units(
+        labelled, lexicon, config, report, np.asarray(pages_of), np.asarray(sets), keys, langs=np.asarray(langs)
+    )
     return with_metadata(model, report, sources), report
 
 
@@ -141,21 +174,34 @@ def fit_on_units(
     pages: np.ndarray | None = None,
     sets: np.ndarray | None = None,
     keys: np.ndarray | None = None,
+    *,
+    langs: np.ndarray | None = None,
 ) -> tuple[Model, TrainReport]:
     """Balance the labelled units, compute their features, fit the SVM (and the trees)."""
     labels = np.asarray([u.label for u in labelled], dtype=np.int64)
-    chosen = choose_sample(labels, config, pages, sets, keys)
+    chosen = choose_sample(labels, config, pages, sets, keys, langs=langs)
     needed = training_units(labels, chosen, config)
     X = feature_matrix([labelled[i].unit for i in needed], lexicon, classifier_spec(config.method).feature_set)
-    return fit_sample(X, labels, chosen, lexicon, config, report, needed, pages, sets, keys)
+    return fit_sample(X, labels, chosen, lexicon, config, report, needed, pages, sets, keys, langs=langs)
 
 
-def _unit_weights(labels: np.ndarray, pages: np.ndarray | None, sets: np.ndarray | None, power: float) -> np.ndarray | None:
-    """Each unit's weight by its page (:func:`page_weights`), or None when the pages are
-    not given or ``classifier.page_power`` is 0."""
-    if pages is None or sets is None or power <= 0:
+def _unit_weights(
+    labels: np.ndarray, pages: np.ndarray | None, sets: np.ndarray | None, config: Config, langs: np.ndarray | None
+) -> np.ndarray | None:
+    """Each unit's weight by its page and language (:func:`page_weights`), or None when
+    the pages are not given or ``classifier.page_power`` is 0."""
+    c = config.classifier
+    if pages is None or sets is None or c.page_power <= 0:
         return None
-    return page_weights(labels, pages, sets, power)
+    return page_weights(labels, pages, sets, c.page_power, language_groups(langs, config), c.language_power)
+
+
+def language_groups(langs: np.ndarray | None, config: Config) -> np.ndarray | None:
+    """Each unit's language as the sample weighs it: its page's, if one of
+    ``classifier.language_groups``, else "other"."""
+    if langs is None:
+        return None
+    return np.where(np.isin(langs, config.classifier.language_groups), langs, "other")
 
 
 def choose_sample(
@@ -164,6 +210,8 @@ def choose_sample(
     pages: np.ndarray | None = None,
     sets: np.ndarray | None = None,
     keys: np.ndarray | None = None,
+    *,
+    langs: np.ndarray | None = None,
 ) -> np.ndarray:
     """Sorted indices of the training sample among all ``labels`` (Step 3), fixed by the seed.
 
@@ -172,7 +220,6 @@ def choose_sample(
     per unit, :func:`sample_keys`) fix each unit's draw; without them the seed draws them.
     """
     per_class, seed = config.classifier.samples_per_class, config.classifier.random_state
-    power = config.classifier.page_power
     if is_balanced(config):
         chosen = balanced_sample(labels, per_class, seed)
     else:
@@ -180,7 +227,7 @@ def choose_sample(
         # block, and a 1:1 sample teaches the SVM a prior that drops too much content.
         if keys is None:
             keys = np.random.default_rng(seed).random(len(labels))
-        chosen = keyed_sample(labels, 2 * per_class, keys, _unit_weights(labels, pages, sets, power))
+        chosen = keyed_sample(labels, 2 * per_class, keys, _unit_weights(labels, pages, sets, config, langs))
     if len(chosen) < 2 * config.classifier.folds:
         content, noise = int((labels == CONTENT).sum()), int((labels == NOISE).sum())
         raise DataError(f"too few labelled units to train: {content} content, {noise} noise")
@@ -191,9 +238,16 @@ def uses_trees(config: Config) -> bool:
     return classifier_spec(config.method).trees and config.classifier.trees > 0
 
 
+def uses_context(config: Config) -> bool:
+    return uses_trees(config) and classifier_spec(config.method).context
+
+
 def training_units(labels: np.ndarray, chosen: np.ndarray, config: Config) -> np.ndarray:
     """The units whose feature rows training needs, sorted: the SVM's sample
-    ``chosen``, or, when boosted trees learn too, every labelled unit (a superset)."""
+    ``chosen``; when boosted trees learn too, every labelled unit (a superset); and
+    with the second stage every unit, the mixed ones being its lines' neighbours."""
+    if uses_context(config):
+        return np.arange(len(labels))
     return np.flatnonzero(labels != MIXED) if uses_trees(config) else chosen
 
 
@@ -208,6 +262,8 @@ def fit_sample(
     pages: np.ndarray | None = None,
     sets: np.ndarray | None = None,
     keys: np.ndarray | None = None,
+    *,
+    langs: np.ndarray | None = None,
 ) -> tuple[Model, TrainReport]:
     """Fit the SVM on the sample ``chosen`` and fill in the report; ``X`` holds the
     feature rows of ``units`` (by default ``chosen``), as :func:`training_units` says.
@@ -233,15 +289,26 @@ def fit_sample(
         if not np.array_equal(units, training_units(labels, chosen, config)):
             raise ValueError("the boosted trees need the feature rows of every labelled unit")
         c = config.classifier
-        weights = _unit_weights(labels, pages, sets, c.page_power)
+        weights = _unit_weights(labels, pages, sets, config, langs)
         if weights is not None:
+            groups = language_groups(langs, config)
+            if groups is not None:
+                report.language_shares = language_shares(weights, groups)
             weights = weights[units]
         held_out = None if keys is None else held_out_rows(keys[units])
+        y, labelled = labels[units], labels[units] != MIXED
         trees = fit_trees(
-            X, labels[units], weights, c.trees, c.tree_leaves, c.tree_rate, c.random_state, c.tree_depth, held_out
-        )
+            X[labelled], y[labelled], None if weights is None else weights[labelled], c.trees, c.tree_leaves,
+            c.tree_rate, c.random_state, c.tree_depth, None if held_out is None else held_out[labelled],
+        )  # fmt: skip
         params = replace(params, trees=trees, tree_weight=c.tree_weight)
-        report.tree_rows = len(units)
+        if uses_context(config):
+            if pages is None:
+                raise ValueError("the second stage needs each unit's page")
+            context = fit_context(X, y, labelled, pages[units], params, c, weights, held_out)
+            params = replace(params, context=context)
+            report.context_trees = len(context.roots)
+        report.tree_rows = int(labelled.sum())
         report.trees = len(trees.roots)
     report.samples_per_class = len(chosen) // 2
     report.training_samples = len(chosen)
@@ -249,6 +316,7 @@ def fit_sample(
     report.best_params = classifier.best_params_
     report.lexicon_words = len(lexicon.words)
     report.lexicon_marks = len(lexicon.marks)
+    report.line_keys = len(lexicon.lines)
     return Model(lexicon=lexicon, svm=params, config=config, feature_set=feature_set), report
 
 

@@ -28,14 +28,14 @@ from webclean.config import Config  # noqa: E402
 from webclean.datasets import read_pages  # noqa: E402
 from webclean.extract import extract  # noqa: E402
 from webclean.features import feature_matrix  # noqa: E402
-from webclean.lexicon import build_lexicon  # noqa: E402
+from webclean.lexicon import build_lexicon, build_line_lexicon  # noqa: E402
 from webclean.model import Model, save_model  # noqa: E402
 from webclean.result import Status  # noqa: E402
 from webclean.spark.extract_job import ExtractJob, partition_path, run_extract  # noqa: E402
 from webclean.spark.inputs import list_inputs  # noqa: E402
 from webclean.spark.lexicon_job import LEXICON_CHANGES_FILE  # noqa: E402
-from webclean.spark.train_job import labelled_pages, term_counts, train_on_spark  # noqa: E402
-from webclean.training import count_terms, label_page, train  # noqa: E402
+from webclean.spark.train_job import labelled_pages, line_counts, term_counts, train_on_spark  # noqa: E402
+from webclean.training import count_lines, count_terms, label_page, train  # noqa: E402
 
 pytestmark = pytest.mark.spark
 
@@ -137,6 +137,13 @@ def test_the_distributed_word_count_equals_the_driver_count(spark, pages):
     pruned = term_counts(labelled, stopwords=config.lexicon.stopwords)
     assert len(pruned.content_words) < len(expected.content_words)
     assert build_lexicon(pruned, config.lexicon) == build_lexicon(expected, config.lexicon)
+    # The line lexicon's counts: the keys seen in noise, each with its sites, as on one machine.
+    lines = count_lines(label_page(page, config) for page in read_pages([pages["a"], pages["b"]]))
+    distributed = line_counts(labelled)
+    assert distributed.noise == lines.noise and distributed.noise_sites == lines.noise_sites
+    assert all(distributed.content[key] == lines.content[key] for key in lines.noise)
+    one_site = config.with_overrides(["lexicon.line_sites=1"]).lexicon
+    assert build_line_lexicon(distributed, one_site) == build_line_lexicon(lines, one_site) != {}
 
 
 @pytest.mark.parametrize("method", ["svm", "paper"])

@@ -12,10 +12,10 @@ from typing import Any
 from pyspark import StorageLevel
 from pyspark.sql import SparkSession
 
-from webclean.lexicon import NoiseLexicon, build_lexicon
+from webclean.lexicon import NoiseLexicon
 from webclean.model import Model
 from webclean.spark.inputs import InputFile
-from webclean.spark.train_job import fit_on_spark, label_index, labelled_pages, term_counts
+from webclean.spark.train_job import fit_on_spark, label_index, labelled_pages, page_lexicon
 from webclean.training import TrainReport
 
 TOP_WORDS = 20
@@ -106,7 +106,7 @@ def rebuild_lexicon(
     config = model.config
     labelled = labelled_pages(spark, files, config).persist(StorageLevel.MEMORY_AND_DISK)
     try:
-        lexicon = build_lexicon(term_counts(labelled, stopwords=config.lexicon.stopwords), config.lexicon)
+        lexicon = page_lexicon(labelled, config)
         if refit:
             fitted, report = fit_on_spark(labelled, lexicon, config)
             svm, trained_on = fitted.svm, list(sources)

@@ -29,7 +29,7 @@ from pyspark.sql import SparkSession
 from webclean.config import Config
 from webclean.datasets import Page, gold_page
 from webclean.features import feature_matrix
-from webclean.lexicon import NoiseLexicon, TermCounts, build_lexicon, is_stopword_candidate
+from webclean.lexicon import LineCounts, NoiseLexicon, TermCounts, build_lexicon, is_stopword_candidate, line_keys
 from webclean.model import Model
 from webclean.registry import classifier_spec
 from webclean.spark.inputs import InputFile
@@ -102,6 +102,45 @@ def _add_pairs(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
     return a[0] + b[0], a[1] + b[1]
 
 
+def _line_terms(page: LabelledPage) -> Iterator[tuple[tuple[str, str], tuple[int, int]]]:
+    """((line key, site), (n, h)) for each key of each content or noise unit."""
+    site = page.site or page.page_id
+    for item in page.units:
+        if item.label == MIXED:
+            continue
+        pair = (1, 0) if item.label == NOISE else (0, 1)
+        for key in line_keys(item.unit.text):
+            yield (key, site), pair
+
+
+def _key_sites(item: tuple[tuple[str, str], tuple[int, int]]) -> tuple[str, tuple[int, int, int]]:
+    (key, _), (n, h) = item
+    return key, (n, h, int(n > 0))
+
+
+def _add_triples(a: tuple[int, int, int], b: tuple[int, int, int]) -> tuple[int, int, int]:
+    return a[0] + b[0], a[1] + b[1], a[2] + b[2]
+
+
+def line_counts(labelled: RDD) -> LineCounts:
+    """The line lexicon's counts by two word counts, over (key, site) then key; the
+    keys never seen in noise, which cannot enter it, stay in the executors. The line
+    lexicon built from them is training.count_lines's."""
+    per_key = labelled.values().flatMap(_line_terms).reduceByKey(_add_pairs).map(_key_sites).reduceByKey(_add_triples)
+    counts = LineCounts()
+    for key, (n, h, sites) in per_key.filter(lambda item: item[1][0] > 0).collect():
+        counts.noise[key], counts.noise_sites[key] = n, sites
+        if h:
+            counts.content[key] = h
+    return counts
+
+
+def page_lexicon(labelled: RDD, config: Config) -> NoiseLexicon:
+    """The noise lexicon of the labelled pages, the line lexicon with it (method svm)."""
+    lines = line_counts(labelled) if classifier_spec(config.method).lines else None
+    return build_lexicon(term_counts(labelled, stopwords=config.lexicon.stopwords), config.lexicon, lines)
+
+
 def _may_be_stopword(item: tuple[tuple[str, str], tuple[int, int]]) -> bool:
     (kind, term), (n, h) = item
     return kind == WORD and is_stopword_candidate(term, n, h)
@@ -151,13 +190,14 @@ class LabelIndex:
     labels: np.ndarray
     pages_with_block: int
     sources: list[str] = field(default_factory=list)  # of each page
+    langs: list[str] = field(default_factory=list)  # of each page
     draws: np.ndarray | None = None  # each unit's sample key (training.sample_keys), in read order
 
-    def unit_pages(self) -> tuple[np.ndarray, np.ndarray]:
-        """Each unit's page (its number in read order) and the page's source."""
+    def unit_pages(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each unit's page (its number in read order), the page's source and language."""
         sizes = np.diff(np.append(self.starts, len(self.labels)))
         numbers = np.repeat(np.arange(len(self.keys)), sizes)
-        return numbers, np.asarray(self.sources, dtype=object)[numbers]
+        return numbers, np.asarray(self.sources, dtype=object)[numbers], np.asarray(self.langs, dtype=object)[numbers]
 
     def locate(self, chosen: np.ndarray) -> dict[PageKey, list[tuple[int, int]]]:
         """For each page with units in ``chosen``: (unit within the page, row in the sample)."""
@@ -185,13 +225,14 @@ class _PageLabels(NamedTuple):
     block_found: bool
     labels: bytes  # one int8 per unit
     source: str
+    lang: str
     draws: bytes  # one float64 per unit: its sample key
 
 
 def _page_labels(item: tuple[PageKey, LabelledPage], config: Config) -> _PageLabels:
     key, page = item
     labels = np.asarray([u.label for u in page.units], dtype=np.int8).tobytes()
-    return _PageLabels(key, page.block_found, labels, page.source, sample_keys(page, config).tobytes())
+    return _PageLabels(key, page.block_found, labels, page.source, page.lang, sample_keys(page, config).tobytes())
 
 
 def label_index(labelled: RDD, config: Config) -> LabelIndex:
@@ -207,6 +248,7 @@ def label_index(labelled: RDD, config: Config) -> LabelIndex:
         labels=np.concatenate(per_page).astype(np.int64) if per_page else np.zeros(0, np.int64),
         pages_with_block=sum(row.block_found for row in rows),
         sources=[row.source for row in rows],
+        langs=[row.lang for row in rows],
         draws=np.concatenate(draws) if draws else np.zeros(0),
     )
 
@@ -240,12 +282,12 @@ def sample_matrix(
 def fit_on_spark(labelled: RDD, lexicon: NoiseLexicon, config: Config) -> tuple[Model, TrainReport]:
     """training.fit_on_units with the feature rows computed in executors."""
     index = label_index(labelled, config)
-    pages, sets = index.unit_pages()
-    chosen = choose_sample(index.labels, config, pages, sets, index.draws)
+    pages, sets, langs = index.unit_pages()
+    chosen = choose_sample(index.labels, config, pages, sets, index.draws, langs=langs)
     units = training_units(index.labels, chosen, config)
     X = sample_matrix(labelled, index, units, lexicon, classifier_spec(config.method).feature_set)
     log.info("train: %d units labelled, features of %d, the SVM on %d", len(index.labels), len(units), len(chosen))
-    return fit_sample(X, index.labels, chosen, lexicon, config, index.report(), units, pages, sets, index.draws)
+    return fit_sample(X, index.labels, chosen, lexicon, config, index.report(), units, pages, sets, index.draws, langs=langs)
 
 
 def train_on_spark(
@@ -254,8 +296,8 @@ def train_on_spark(
     """training.train on a cluster: the same model for the same pages, with the same metadata."""
     labelled = labelled_pages(spark, files, config).persist(StorageLevel.MEMORY_AND_DISK)
     try:
-        lexicon = build_lexicon(term_counts(labelled, stopwords=config.lexicon.stopwords), config.lexicon)
-        log.info("train: lexicon of %d words and %d marks", len(lexicon.words), len(lexicon.marks))
+        lexicon = page_lexicon(labelled, config)
+        log.info("train: lexicon of %d words, %d marks and %d line keys", len(lexicon.words), len(lexicon.marks), len(lexicon.lines))
         model, report = fit_on_spark(labelled, lexicon, config)
     finally:
         labelled.unpersist()
