@@ -30,7 +30,7 @@ import statistics
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -70,7 +70,6 @@ class Variant:
     passes: tuple[str, ...] = SPEC.smoothing
     whole: bool = SPEC.keep_whole
     posts: str = "both"  # the post decisions taken: "both", "keep" (texts only), "drop" (panels only), "none"
-    context: bool = SPEC.context  # the second stage (webclean/context.py), where the model has one
 
 
 def variants() -> dict[str, Variant]:
@@ -81,8 +80,7 @@ def variants() -> dict[str, Variant]:
     found["without:posts"] = Variant(posts="none")
     found["without:post_texts"] = Variant(posts="drop")
     found["without:post_panels"] = Variant(posts="keep")
-    found["without:context"] = Variant(context=False)
-    found["without:all"] = Variant(passes=(), whole=False, posts="none", context=False)
+    found["without:all"] = Variant(passes=(), whole=False, posts="none")
     return found
 
 
@@ -91,13 +89,12 @@ VARIANTS = variants()
 
 def variant(name: str) -> Variant:
     """A variant of VARIANTS, or ``only:<pass>+<pass>…``: the passes named alone, in
-    the spec's order (``only:`` runs none), and ``first-only:<pass>+<pass>…`` the
-    same without the second stage; KeyError for another name."""
+    the spec's order (``only:`` runs none); KeyError for another name."""
     kind, colon, names = name.partition(":")
-    if colon and kind in ("only", "first-only"):
+    if colon and kind == "only":
         named = set(filter(None, names.split("+")))
         if named <= set(SPEC.smoothing):
-            return Variant(passes=tuple(p for p in SPEC.smoothing if p in named), context=kind == "only")
+            return Variant(passes=tuple(p for p in SPEC.smoothing if p in named))
     return VARIANTS[name]
 
 
@@ -107,10 +104,9 @@ def kept_text(outcome: Outcome, variant: Variant, config: Config) -> str:
         taken = {"keep": 1, "drop": -1, "none": None}[variant.posts]
         units = [unit if unit.post == taken else unit._replace(post=0) for unit in units]
     model = outcome.model
-    svm = model.svm if variant.context else replace(model.svm, context=None)
     passes = page_passes(variant.passes, config, outcome.page.url)  # a forum's page runs its own passes
     decisions = denoise(
-        units, model.lexicon, svm, config.denoise.beta, model.feature_set, passes, outcome.title, variant.whole,
+        units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, passes, outcome.title, variant.whole,
         story=lambda: outcome.story,
     )  # fmt: skip
     return "\n".join(decision.text for decision in decisions if decision.text)

@@ -18,8 +18,6 @@ class ValuesByText:
     """A classifier whose decision for a unit is set by its text (through a 1-wide row),
     and the feature set that makes those rows (:data:`webclean.features.FEATURE_SETS`)."""
 
-    context = None  # no second stage (webclean/context.py): the first stage's decisions stand
-
     def __init__(self, values: dict[str, float]) -> None:
         self.texts = list(values)
         self.values = values

@@ -18,8 +18,6 @@ def test_units_the_link_runs_pass_drops_are_not_classified():
         return np.zeros((len(texts), 1))
 
     class Everything:
-        context = None
-
         def decision_function(self, X):
             return np.ones(len(X))
 

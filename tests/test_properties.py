@@ -137,8 +137,6 @@ def test_neighbour_means_are_the_means_of_the_neighbours_lists(values):
 class ScriptedSVM:
     """Answers the noise filter's questions with drawn labels: any classifier at all."""
 
-    context = None  # no second stage: the answers stand
-
     def __init__(self, labels: list[int]) -> None:
         self.labels = labels
         self.asked = 0

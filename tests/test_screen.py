@@ -103,3 +103,12 @@ def test_figures_by_page_type_score_each_type_apart():
     assert by_type["set:article"] == 0.0 < by_type["set:listing"]
     assert by_type["set"] == pytest.approx((by_type["set:listing"] + by_type["set:article"]) / 2)
     assert set(screen.figures(results, screen.VARIANTS["baseline"], config)) == {"set"}
+
+
+def test_a_variant_of_only_some_passes_runs_those_in_the_specs_order():
+    assert screen.variant("only:code+link_runs").passes == ("link_runs", "code")
+    assert screen.variant("only:").passes == ()
+    assert screen.variant("without:code").passes == tuple(p for p in screen.SPEC.smoothing if p != "code")
+    for unknown in ("only:no_such_pass", "no_such_variant"):
+        with pytest.raises(KeyError):
+            screen.variant(unknown)

@@ -41,9 +41,6 @@ class SVMParams:
     # Method svm: trees whose log-odds, times tree_weight, join the SVM's decision value.
     trees: TreeEnsemble | None = None
     tree_weight: float = 0.0
-    # Method svm: the second stage, trees over the decision values of a line and its
-    # neighbours (webclean/context.py).
-    context: TreeEnsemble | None = None
 
     def decision_function(self, X: np.ndarray) -> np.ndarray:
         """Positive means content, as scikit-learn's SVC with classes (0, 1)."""
@@ -124,8 +121,6 @@ class SVMParams:
         }
         if self.trees is not None:
             arrays.update({_TREE_PREFIX + name: array for name, array in self.trees.arrays().items()})
-        if self.context is not None:
-            arrays.update({_CONTEXT_PREFIX + name: array for name, array in self.context.arrays().items()})
         return arrays
 
     def scalars(self) -> dict[str, Any]:
@@ -139,8 +134,6 @@ class SVMParams:
         if self.trees is not None:
             trees = self.trees
             scalars.update({"tree_weight": self.tree_weight, "tree_baseline": trees.baseline, "tree_width": trees.width})
-        if self.context is not None:
-            scalars.update({"context_baseline": self.context.baseline, "context_width": self.context.width})
         return scalars
 
     @classmethod
@@ -165,18 +158,10 @@ class SVMParams:
             if "tree_baseline" in scalars
             else None,
             tree_weight=float(scalars.get("tree_weight", 0.0)),
-            context=TreeEnsemble.from_data(
-                float(scalars["context_baseline"]),
-                {name[len(_CONTEXT_PREFIX) :]: array for name, array in arrays.items() if name.startswith(_CONTEXT_PREFIX)},
-                int(scalars["context_width"]),
-            )
-            if "context_baseline" in scalars
-            else None,
         )
 
 
 _TREE_PREFIX = "tree_"
-_CONTEXT_PREFIX = "context_"
 
 
 @dataclass(frozen=True)

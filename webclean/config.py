@@ -133,16 +133,12 @@ class ClassifierConfig:
     tree_depth: int = 4  # at most this many levels a tree; 0: no limit but the leaves
     tree_rate: float = 0.2
     tree_weight: float = 0.3
-    # Method svm's second stage (webclean/context.py): fitted on the first stage's trees
-    # out of fold, from this many fits each on the other folds' pages.
-    context_folds: int = 2
     random_state: int = 0
 
     def validate(self) -> None:
         _check_range("classifier.trees", self.trees, 0, 10_000)
         _check_range("classifier.tree_leaves", self.tree_leaves, 2, 1_000)
         _check_range("classifier.tree_depth", self.tree_depth, 0, 1_000)
-        _check_range("classifier.context_folds", self.context_folds, 2, 20)
         _check_range("classifier.tree_rate", self.tree_rate, 1e-6, 1.0)
         _check_range("classifier.tree_weight", self.tree_weight, 0.0, 100.0)
         if self.class_balance not in ("auto", "balanced", "natural"):

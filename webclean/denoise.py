@@ -18,10 +18,7 @@ from collections.abc import Callable, Sequence
 from itertools import repeat
 from typing import NamedTuple
 
-import numpy as np
-
 from webclean.classifier import SVMParams
-from webclean.context import context_rows, unit_inputs
 from webclean.features import FEATURE_SETS
 from webclean.lexicon import NoiseLexicon
 from webclean.smoothing import (
@@ -113,9 +110,7 @@ def denoise(
     cost of one more classification of the units (``webclean extract --explain``).
     """
     # Where the comments are wanted (a forum's replies, denoise.comments: the pass
-    # "comments" is not run), a box named for comments is no evidence against its lines,
-    # and the second stage, which learned from golds without them, leaves their lines
-    # as the first stage decides them.
+    # "comments" is not run), a box named for comments is no evidence against its lines.
     in_comments = [bool(unit.groups & COMMENT_BOXES) for unit in units] if "comments" not in smoothing else None
     if in_comments and any(in_comments):
         units = [unit._replace(groups=unit.groups & ~COMMENT_BOXES) if inside else unit for unit, inside in zip(units, in_comments)]
@@ -123,9 +118,6 @@ def denoise(
     # classified, and decide leaves them as noise, which is that pass done.
     in_runs = link_runs(units, beta=beta, title=title) if "link_runs" in smoothing else None
     kept, known = decide(units, lexicon, svm, beta, feature_set, in_runs, whole, timer)
-    if svm.context is not None:
-        skip = [bool(in_runs and in_runs[i]) or bool(in_comments and in_comments[i]) for i in range(len(units))]
-        kept = second_stage(units, kept, known, lexicon, svm, feature_set, skip, timer)
     # A thread located as its posts (method svm, Unit.post): each post's text is kept
     # whatever the classifier says, the rest of its record (user panel, signature, links)
     # dropped; the passes then judge the posts' lines as any other kept line (a comment's
@@ -243,35 +235,6 @@ def decide(
             if value > 0:  # SVMParams.predict's CONTENT
                 kept[i] = units[i].text
     return kept, known
-
-
-def second_stage(
-    units: Sequence[Unit],
-    kept: Sequence[str | None],
-    known: dict[int, float],
-    lexicon: NoiseLexicon,
-    svm: SVMParams,
-    feature_set: str,
-    skip: Sequence[bool] | None = None,
-    timer: StageTimer | None = None,
-) -> list[str | None]:
-    """The decisions of the second stage (webclean/context.py): each sample kept when
-    its line read beside its neighbours is content, with the text the noise filter
-    left of it (its whole text where the filter left nothing), dropped otherwise.
-    Units that ``skip`` says stay as they are."""
-    assert svm.context is not None
-    values = unit_values(units, lexicon, svm, feature_set, None, timer, known)
-    samples = [i for i, value in enumerate(values) if value is not None]
-    if not samples:
-        return list(kept)
-    with timed(timer, "classify"):
-        rows = context_rows(np.array([values[i] for i in samples]), unit_inputs([units[i] for i in samples]))
-        scores = svm.context.decision_function(rows)
-    out = list(kept)
-    for i, score in zip(samples, scores):
-        if not (skip and skip[i]):
-            out[i] = (kept[i] or units[i].text) if score > 0 else None
-    return out
 
 
 def unit_values(

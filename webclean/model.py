@@ -19,7 +19,6 @@ import numpy as np
 
 from webclean.classifier import SVMParams
 from webclean.config import Config
-from webclean.context import CONTEXT_FEATURE_NAMES
 from webclean.features import FEATURE_SETS, FEATURE_WIDTHS, SVM_WIDTHS
 from webclean.lexicon import NoiseLexicon
 from webclean.modeldir import (
@@ -114,5 +113,3 @@ def check_widths(model: Model) -> None:
         raise ValueError(f"the SVM does not read the {model.feature_set!r} features")
     if trees is not None and trees.width != FEATURE_WIDTHS[model.feature_set]:
         raise ValueError(f"the trees do not read the {model.feature_set!r} features")
-    if svm.context is not None and svm.context.width != len(CONTEXT_FEATURE_NAMES):
-        raise ValueError("the second stage does not read the context features")

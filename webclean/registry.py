@@ -63,10 +63,8 @@ class ClassifierSpec:
     # classifier.fixed_c and fixed_gamma).
     balanced: bool = False
     grid_search: bool = False
-    # Whether boosted trees join the SVM (when classifier.trees > 0), and whether a
-    # second stage decides each line again beside its neighbours (webclean/context.py).
+    # Whether boosted trees join the SVM (when classifier.trees > 0).
     trees: bool = False
-    context: bool = False
 
 
 @dataclass(frozen=True)
@@ -110,7 +108,6 @@ METHODS: dict[str, MethodSpec] = {
             ),
             keep_whole=True,
             trees=True,
-            context=True,
         ),
     ),
     "blocks": MethodSpec("blocks", model=None, pipeline=blocks.run),

@@ -21,7 +21,6 @@ from lxml import etree
 
 from webclean.classifier import CONTENT, NOISE, TagClassifier, fit_trees
 from webclean.config import Config, ConfigError
-from webclean.context import fit_context
 from webclean.datasets import DataError, Page
 from webclean.extract import locate_units
 from webclean.features import SVM_WIDTHS, feature_matrix
@@ -238,16 +237,9 @@ def uses_trees(config: Config) -> bool:
     return classifier_spec(config.method).trees and config.classifier.trees > 0
 
 
-def uses_context(config: Config) -> bool:
-    return uses_trees(config) and classifier_spec(config.method).context
-
-
 def training_units(labels: np.ndarray, chosen: np.ndarray, config: Config) -> np.ndarray:
     """The units whose feature rows training needs, sorted: the SVM's sample
-    ``chosen``; when boosted trees learn too, every labelled unit (a superset); and
-    with the second stage every unit, the mixed ones being its lines' neighbours."""
-    if uses_context(config):
-        return np.arange(len(labels))
+    ``chosen``, or, when boosted trees learn too, every labelled unit (a superset)."""
     return np.flatnonzero(labels != MIXED) if uses_trees(config) else chosen
 
 
@@ -302,12 +294,6 @@ def fit_sample(
             c.tree_rate, c.random_state, c.tree_depth, None if held_out is None else held_out[labelled],
         )  # fmt: skip
         params = replace(params, trees=trees, tree_weight=c.tree_weight)
-        if uses_context(config):
-            if pages is None:
-                raise ValueError("the second stage needs each unit's page")
-            context = fit_context(X, y, labelled, pages[units], params, c, weights, held_out)
-            params = replace(params, context=context)
-            report.context_trees = len(context.roots)
         report.tree_rows = int(labelled.sum())
         report.trees = len(trees.roots)
     report.samples_per_class = len(chosen) // 2
