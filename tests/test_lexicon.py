@@ -1,7 +1,15 @@
 from collections import Counter
 
 from webclean.config import LexiconConfig
-from webclean.lexicon import LINE_KEY_TOKENS, LineCounts, NoiseLexicon, TermCounts, build_lexicon, build_line_lexicon, line_keys
+from webclean.lexicon import (
+    LINE_KEY_TOKENS,
+    LineCounts,
+    NoiseLexicon,
+    TermCounts,
+    build_lexicon,
+    build_line_lexicon,
+    line_keys,
+)
 from webclean.tokenize import EMAIL, NO_SENTENCE_END, PHONE, URL, ends_sentence, marks_of, special_marks, words
 
 
@@ -133,8 +141,8 @@ def test_line_keys_are_the_whole_short_line_and_its_first_words():
     assert line_keys("Photo: John Smith / Reuters, 2024") == line_keys("photo  john smith reuters 1999")
     assert line_keys("Share") == ["=share"]
     assert line_keys("") == [] and line_keys("—") == []
-    long_line = " ".join(["word"] * (LINE_KEY_TOKENS + 1))
-    assert line_keys(long_line) == ["1<word", "2<word word", "3<word word word"]
+    many = " ".join(["word"] * (LINE_KEY_TOKENS + 1))
+    assert line_keys(many) == ["1<word", "2<word word", "3<word word word"]
 
 
 def _line_counts(noise_sites: int) -> LineCounts:
@@ -159,3 +167,11 @@ def test_line_keys_enter_the_line_lexicon_when_noise_on_enough_sites():
     assert lexicon.line_indices(["SHARE this article!", "A paragraph", "Photo: Agency Two"]) == [3.0, 0.0, 3.0]
     assert NoiseLexicon.from_dict(lexicon.to_dict()) == lexicon
     assert build_lexicon(_counts(), config).line_indices(["Share this article"]) == [0.0]
+
+
+def test_the_line_lexicon_skips_only_lines_whose_first_token_opens_no_key():
+    lexicon = NoiseLexicon(words={}, marks={}, lines={"=share this article": 3.0, "2<photo agency": 2.0, "1<责": 4.0})
+    texts = ["Share this article", "PHOTO: Agency Two", "责任编辑：王某", "The council met on Monday.", "", "— " * 30 + "photo agency x"]
+    # The same weights as cutting every line into its keys.
+    by_keys = [max((lexicon.lines.get(key, 0.0) for key in line_keys(text)), default=0.0) for text in texts]
+    assert lexicon.line_indices(texts) == by_keys == [3.0, 2.0, 4.0, 0.0, 0.0, 2.0]

@@ -66,11 +66,30 @@ LINE_LEADS = (1, 2, 3)
 _KEY_TOKEN_RE = re.compile(f"[{CJK_IDEOGRAPHS}]|[^\\W\\d_{CJK_IDEOGRAPHS}]+|\\d+")
 
 
+# A line's first token is looked for in its first so many characters (_opens_with_none_of).
+_HEAD_CHARS = 40
+
+
+def _opens_with_none_of(text: str, heads: frozenset[str]) -> bool:
+    """Whether the line's first token (line_keys) is surely none of ``heads``: found
+    whole in the line's first _HEAD_CHARS characters and not among them, or none there
+    in a line no longer than that."""
+    head = nfkc(text[:_HEAD_CHARS]).lower()
+    first = _KEY_TOKEN_RE.search(head)
+    if first is None:
+        return len(text) <= _HEAD_CHARS
+    return first.end() < len(head) and _key_token(first.group()) not in heads
+
+
+def _key_token(token: str) -> str:
+    return "0" if token[0].isdigit() else token
+
+
 def line_keys(text: str) -> list[str]:
     """The line's keys: its whole text (``=…``) when it is short, and its leading
     LINE_LEADS tokens (``1<…``), where a token is a word, a CJK ideograph or a number
     (every number is 0), lower-cased after NFKC; punctuation and spaces are no part."""
-    tokens = ["0" if token[0].isdigit() else token for token in _KEY_TOKEN_RE.findall(nfkc(text).lower())]
+    tokens = [_key_token(token) for token in _KEY_TOKEN_RE.findall(nfkc(text).lower())]
     keys = [f"={' '.join(tokens)}"] if 0 < len(tokens) <= LINE_KEY_TOKENS else []
     keys.extend(f"{k}<{' '.join(tokens[:k])}" for k in LINE_LEADS if len(tokens) > k)
     return keys
@@ -117,7 +136,7 @@ class NoiseLexicon:
 
     # Built on first use from the fields, and not sent with them: the Spark job
     # broadcasts the model, and an automaton does not pickle.
-    _DERIVED = ("_latin_weights", "_cjk_matcher")
+    _DERIVED = ("_latin_weights", "_cjk_matcher", "_line_heads")
 
     def __getstate__(self) -> dict[str, object]:
         # Unpickling puts the state back into __dict__, as a frozen dataclass needs.
@@ -182,11 +201,18 @@ class NoiseLexicon:
         return out
 
     def line_indices(self, texts: Iterable[str]) -> list[float]:
-        """The weight of each text's heaviest line key in the line lexicon (0 for none)."""
-        get = self.lines.get
-        if not self.lines:
-            return [0.0 for _ in texts]
-        return [max((get(key, 0.0) for key in line_keys(text)), default=0.0) for text in texts]
+        """The weight of each text's heaviest line key in the line lexicon (0 for none).
+
+        Every key of a line opens with its first token: a line whose first token opens
+        no key of the lexicon (most lines of prose) is not cut into its keys."""
+        get, heads = self.lines.get, self._line_heads
+        out: list[float] = []
+        for text in texts:
+            if not heads or _opens_with_none_of(text, heads):
+                out.append(0.0)
+            else:
+                out.append(max((get(key, 0.0) for key in line_keys(text)), default=0.0))
+        return out
 
     def mark_indices(self, marks: Iterable[Sequence[str]], ends_sentence: Iterable[bool]) -> list[float]:
         """S of each text whose marks (tokenize.marks_of) and sentence end are known."""
@@ -200,6 +226,11 @@ class NoiseLexicon:
                 total += no_end
             append(float(total))
         return out
+
+    @cached_property
+    def _line_heads(self) -> frozenset[str]:
+        """The first tokens of the line lexicon's keys (``=a b`` and ``2<a b`` open with ``a``)."""
+        return frozenset(key.partition("<")[2].split(" ")[0] if key[1:2] == "<" else key[1:].split(" ")[0] for key in self.lines)
 
     @cached_property
     def _latin_weights(self) -> dict[str, float]:
