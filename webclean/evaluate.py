@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -183,15 +183,16 @@ def judge(pages: Iterable[Page], config: Config) -> Evaluation:
 
 def _held_out_evaluation(pages: Iterable[Page], config: Config, split: str, *, by: str, folds: int = 5) -> Evaluation:
     pages = list(pages)
-    scored = {id(page) for page in select(pages, split)}
+    judged = judge_flags(pages)  # site_of parses pages without an address: once for both uses
+    scored = {id(page) for page in select(pages, split, judged)}
     evaluation = Evaluation()
-    for held_out, model in held_out_models(pages, config, by=by, folds=folds):
+    for held_out, model in held_out_models(pages, config, by=by, folds=folds, judged=judged):
         evaluation.results.extend(evaluate([page for page in held_out if id(page) in scored], config, model).results)
     return evaluation
 
 
 def held_out_models(
-    pages: Iterable[Page], config: Config, *, by: str = "set", folds: int = 5
+    pages: Iterable[Page], config: Config, *, by: str = "set", folds: int = 5, judged: Sequence[bool] | None = None
 ) -> Iterator[tuple[list[Page], Model]]:
     """Each group of held-out pages with the model trained on the pages outside it;
     the pages of the judge split (splits.judge_flags) never train.
@@ -200,11 +201,12 @@ def held_out_models(
     not trained on either), a group per site for a set of SITE_FOLDED; ``"site"``:
     ``folds`` groups of whole sites (site_of); ``"page"``: ``folds`` groups of pages;
     ``"judge"``: the judge split alone. Each page is labelled once for all models.
+    ``judged``: the pages' splits.judge_flags, where the caller has them.
     """
     if by not in ("set", "site", "page", "judge"):
         raise ValueError(f"held-out groups by {by!r}: set, site, page or judge")
     pages = list(pages)
-    judged = judge_flags(pages)
+    judged = judge_flags(pages) if judged is None else judged
     if by == "set":
         groups = [f"{page.source}:{site_of(page)}" if page.source in SITE_FOLDED else page.source for page in pages]
     elif by == "judge":

@@ -69,14 +69,16 @@ def judge_flags(pages: Sequence[Page]) -> list[bool]:
     return [site in judged for site in sites]
 
 
-def select(pages: Sequence[Page], split: str) -> list[Page]:
+def select(pages: Sequence[Page], split: str, flags: Sequence[bool] | None = None) -> list[Page]:
     """The pages of ``split``: ``dev`` (outside the judge split: what development reads
-    and chooses by), ``judge`` (the judge split alone) or ``all``."""
+    and chooses by), ``judge`` (the judge split alone) or ``all``; ``flags``: the pages'
+    judge_flags, where the caller has them."""
     if split not in SPLITS:
         raise ValueError(f"split must be one of {', '.join(SPLITS)}, not {split!r}")
     if split == "all":
         return list(pages)
-    return [page for page, judge in zip(pages, judge_flags(pages)) if judge == (split == "judge")]
+    flags = judge_flags(pages) if flags is None else flags
+    return [page for page, judge in zip(pages, flags) if judge == (split == "judge")]
 
 
 def site_of(page: Page) -> str:
