@@ -81,7 +81,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "default: %(default)s; 1 never fails)",
     )  # fmt: skip
     policy.add_argument(
-        "--fail-on-file-errors", action="store_true", help="fail when an input file cannot be read to its end"
+        "--fail-on-file-errors", action="store_true",
+        help="fail when an input file cannot be read to its end or has a damaged record",
     )
     return parser.parse_args(argv)
 

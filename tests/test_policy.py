@@ -28,6 +28,14 @@ def test_a_file_that_broke_fails_the_run_only_when_asked():
     assert FailurePolicy(fail_on_file_errors=True).judge({"ok": 3}).passed
 
 
+def test_a_damaged_record_is_a_file_error_and_no_page():
+    counts = {"ok": 40, Status.DAMAGED: 1}
+    lenient = FailurePolicy().judge(counts)
+    assert lenient.passed and lenient.pages == 40 and lenient.files_with_errors == 1
+    strict = FailurePolicy(fail_on_file_errors=True).judge(counts)
+    assert strict.failures == ("1 damaged record skipped in the input files",)
+
+
 def test_both_failures_are_given_and_a_run_without_pages_passes():
     verdict = FailurePolicy(max_error_share=0.0, fail_on_file_errors=True).judge({"error": 1, Status.TRUNCATED: 1})
     assert len(verdict.failures) == 2
@@ -37,7 +45,7 @@ def test_both_failures_are_given_and_a_run_without_pages_passes():
 
 def test_every_error_status_is_a_status():
     assert ERROR_STATUSES < set(Status)
-    assert not {Status.OK, Status.EMPTY, Status.NOT_HTML, Status.TOO_LARGE, Status.TRUNCATED} & ERROR_STATUSES
+    assert not {Status.OK, Status.EMPTY, Status.NOT_HTML, Status.TOO_LARGE, Status.TRUNCATED, Status.DAMAGED} & ERROR_STATUSES
 
 
 @pytest.mark.parametrize("share", [-0.1, 1.5])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import random
 import zlib
 from collections import Counter
 from pathlib import Path
@@ -18,8 +19,9 @@ from warcio.archiveiterator import ArchiveIterator  # noqa: E402
 from warcio.exceptions import ArchiveLoadFailed  # noqa: E402
 from warcio.warcwriter import WARCWriter  # noqa: E402
 
+from webclean.payload import dechunk, decode_payload  # noqa: E402
 from webclean.result import Status  # noqa: E402
-from webclean.warc import WarcEnd, WarcPage, dechunk, decode_payload, iter_warc  # noqa: E402
+from webclean.warc import WarcDamage, WarcEnd, WarcPage, iter_warc  # noqa: E402
 
 SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "sample.warc.gz"
 GZIPPED = gzip.compress(b"<p>both</p>")
@@ -27,10 +29,17 @@ SAMPLE_COUNTS = {"warcinfo": 1, "request": 5, "metadata": 1, "response": 49, "re
 
 
 def read(source, **kwargs) -> tuple[list[WarcPage], WarcEnd]:
+    """The pages and the end of a file read without damage."""
+    pages, damages, end = read_all(source, **kwargs)
+    assert damages == []
+    return pages, end
+
+
+def read_all(source, **kwargs) -> tuple[list[WarcPage], list[WarcDamage], WarcEnd]:
     items = list(iter_warc(source, **kwargs))
     assert isinstance(items[-1], WarcEnd)
-    assert all(isinstance(i, WarcPage) for i in items[:-1])
-    return items[:-1], items[-1]
+    assert all(isinstance(i, WarcPage | WarcDamage) for i in items[:-1])
+    return [i for i in items if isinstance(i, WarcPage)], [i for i in items if isinstance(i, WarcDamage)], items[-1]
 
 
 def build_warc(bodies: list[tuple[bytes, list[tuple[str, str]]]], *, compress: bool = True) -> bytes:
@@ -110,18 +119,96 @@ def test_file_cut_in_half_keeps_what_was_read(sample, tmp_path):
     assert "truncated" in end.error
 
 
+def garble(data: bytes, start: int, stop: int) -> bytes:
+    damaged = bytearray(data)
+    for i in range(start, stop):
+        damaged[i] ^= 0x5A
+    return bytes(damaged)
+
+
+def member_offsets(data: bytes) -> list[int]:
+    """The offsets of a WARC's gzip members (one a record), and the end of the file."""
+    records = ArchiveIterator(io.BytesIO(data))
+    offsets = []
+    for record in records:
+        offsets.append(records.get_record_offset())
+        record.raw_stream.read()
+    return offsets + [len(data)]
+
+
 @pytest.mark.parametrize("broken", [1, 20, 48])
-def test_corrupt_gzip_member_stops_there(sample, broken):
-    full, _ = sample
-    data = bytearray(SAMPLE.read_bytes())
+@pytest.mark.parametrize("where", [0.05, 0.6], ids=["header", "payload"])
+def test_a_corrupt_gzip_member_is_skipped_and_every_later_record_read(sample, broken, where):
+    full, whole = sample
+    data = SAMPLE.read_bytes()
     start = full[broken].offset
-    for i in range(start + 20, start + 60):  # inside the member's deflate data
-        data[i] ^= 0x5A
-    pages, end = read(io.BytesIO(bytes(data)))
-    assert [p.warc_record_id for p in pages] == [p.warc_record_id for p in full[:broken]]
-    assert not end.complete
-    assert end.offset == start
-    assert end.error.isprintable()
+    members = member_offsets(data)
+    following = members[members.index(start) + 1]
+    garbled_from = start + 20 + int((following - start - 60) * where)
+    pages, damages, end = read_all(io.BytesIO(garble(data, garbled_from, garbled_from + 20)))
+    assert [p.warc_record_id for p in pages] == [p.warc_record_id for p in full if p.offset != start]
+    assert [p.offset for p in pages] == [p.offset for p in full if p.offset != start]
+    (damage,) = damages
+    assert (damage.offset, damage.resumed) == (start, following)
+    assert damage.error.isprintable() and "corrupt gzip data" in damage.error and f"byte {start}" in damage.error
+    assert end.complete and end.counts["response"] == whole.counts["response"] - 1
+
+
+def test_a_garbled_record_of_an_uncompressed_warc_is_skipped_to_the_next_warc_line(sample):
+    full, _ = sample
+    plain = gzip.decompress(SAMPLE.read_bytes())
+    offsets = [p.offset for p in read(io.BytesIO(plain))[0]]
+    start = offsets[20]
+    data = plain[:start] + b"X" * 30 + plain[start + 30 :]
+    pages, damages, end = read_all(io.BytesIO(data))
+    assert [p.warc_record_id for p in pages] == [p.warc_record_id for i, p in enumerate(full) if i != 20]
+    assert [(d.offset, d.resumed) for d in damages] == [(start, data.index(b"\nWARC/1.0", start) + 1)]
+    assert end.complete
+
+
+def test_bytes_between_records_are_skipped_and_say_so(sample):
+    full, _ = sample
+    plain = gzip.decompress(SAMPLE.read_bytes())
+    start = read(io.BytesIO(plain))[0][30].offset
+    data = plain[:start] + b"garbage\r\nmore garbage\r\n\r\n" + plain[start:]
+    pages, damages, end = read_all(io.BytesIO(data))
+    assert [p.warc_record_id for p in pages] == [p.warc_record_id for p in full]
+    assert len(damages) == 1 and damages[0].resumed == start + len(b"garbage\r\nmore garbage\r\n\r\n")
+    assert end.complete
+
+
+def test_a_corrupt_payload_gives_the_damaged_records_address():
+    # Bytes that do not compress: the member is read in many blocks, the header in the first.
+    noise = random.Random(7).randbytes(200_000)
+    data = build_warc([(b"<p>page %d</p>" % n + noise, []) for n in range(3)])
+    offsets = [p.offset for p in read(io.BytesIO(data))[0]]
+    damaged = garble(data, offsets[2] - 5000, offsets[2] - 4900)
+    pages, damages, end = read_all(io.BytesIO(damaged))
+    assert [p.url for p in pages] == ["http://example.test/0", "http://example.test/2"]
+    assert [(d.offset, d.resumed, d.url) for d in damages] == [(offsets[1], offsets[2], "http://example.test/1")]
+    assert end.complete
+
+
+def test_a_corrupt_last_member_ends_the_file_as_before(sample):
+    full, _ = sample
+    data = SAMPLE.read_bytes()
+    start = full[-1].offset
+    pages, damages, end = read_all(io.BytesIO(garble(data[: full[-1].offset + 200], start + 20, start + 60)))
+    assert damages == [] and len(pages) == len(full) - 1
+    assert not end.complete and end.offset == start and "corrupt gzip data" in end.error
+
+
+@pytest.mark.parametrize("data", [b"", gzip.compress(b"")], ids=["empty", "empty-gzip"])
+def test_a_file_without_records_says_so(data):
+    pages, end = read(io.BytesIO(data))
+    assert pages == [] and not end.complete and end.offset == 0 and "empty" in end.error
+
+
+@pytest.mark.parametrize("text", [b"a b c d e\nsome text\n", b"hello world\n"], ids=["five-words", "two-words"])
+@pytest.mark.parametrize("compress", [lambda data: data, gzip.compress], ids=["plain", "gzip"])
+def test_a_text_file_is_not_a_warc_or_an_arc(text, compress):
+    pages, end = read(io.BytesIO(compress(text)))
+    assert pages == [] and not end.complete and end.error.startswith("not a WARC or ARC file")
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -303,7 +390,7 @@ def test_any_cut_of_a_single_member_warc_keeps_a_prefix_of_the_pages(fraction):
     cut = int(len(data) * fraction)
     pages, end = read(io.BytesIO(data[:cut]))
     assert [p.warc_record_id for p in pages] == [p.warc_record_id for p in whole[: len(pages)]]
-    assert end.complete == (cut in (0, len(data)))
+    assert end.complete == (cut == len(data))
 
 
 def test_arc_records_give_their_url_and_date():

@@ -1,8 +1,8 @@
 """When a run of the extract job fails, and what the jobs' exit codes say.
 
 A run passes when at most ``max_error_share`` of its pages have an error status and,
-with ``fail_on_file_errors``, every input file was read to its end. The job writes its
-rows and its summary either way; only a run that passes gets its ``_SUCCESS`` marker
+with ``fail_on_file_errors``, every input file was read to its end without a damaged
+record. The job writes its rows and its summary either way; only a run that passes gets its ``_SUCCESS`` marker
 (docs/output.md, "The run's summary").
 """
 
@@ -23,7 +23,7 @@ EXIT_POLICY = 3  # the job ran, but its result failed a check: a run over its er
 
 # Statuses that say the extraction failed on a page. The others say what the page is:
 # ok, empty (no main text), not_html, too_large (refused by its size alone), and
-# truncated, the row of a file that broke (fail_on_file_errors).
+# truncated and damaged, the rows of a file that broke (fail_on_file_errors).
 ERROR_STATUSES = frozenset({Status.DECODE_ERROR, Status.PARSE_ERROR, Status.TIMEOUT, Status.ERROR})
 
 
@@ -45,7 +45,8 @@ class Verdict:
 @dataclass(frozen=True)
 class FailurePolicy:
     """``max_error_share``: the share of pages with an error status above which a run
-    fails. ``fail_on_file_errors``: a run fails when a file could not be read to its end."""
+    fails. ``fail_on_file_errors``: a run fails when a file could not be read to its end
+    or had a damaged record skipped."""
 
     max_error_share: float = 0.05
     fail_on_file_errors: bool = False
@@ -55,8 +56,10 @@ class FailurePolicy:
             raise ValueError(f"the maximum error share must lie in [0, 1], not {self.max_error_share}")
 
     def judge(self, pages_by_status: Mapping[str, int]) -> Verdict:
-        """The verdict on a run that wrote ``pages_by_status`` rows (a file that broke has one ``truncated`` row)."""
-        broken = pages_by_status.get(Status.TRUNCATED, 0)
+        """The verdict on a run that wrote ``pages_by_status`` rows (a file that broke has one
+        ``truncated`` row, and one ``damaged`` row a damaged record skipped)."""
+        truncated, damaged = pages_by_status.get(Status.TRUNCATED, 0), pages_by_status.get(Status.DAMAGED, 0)
+        broken = truncated + damaged
         pages = sum(pages_by_status.values()) - broken
         errors = sum(n for status, n in pages_by_status.items() if status in ERROR_STATUSES)
         share = errors / pages if pages else 0.0
@@ -65,6 +68,8 @@ class FailurePolicy:
             failures.append(
                 f"{errors} of {pages} pages ({share:.1%}) have an error status, over the maximum share of {self.max_error_share}"
             )
-        if self.fail_on_file_errors and broken:
-            failures.append(f"{broken} input file{'s' if broken > 1 else ''} could not be read to the end")
+        if self.fail_on_file_errors and truncated:
+            failures.append(f"{truncated} input file{'s' if truncated > 1 else ''} could not be read to the end")
+        if self.fail_on_file_errors and damaged:
+            failures.append(f"{damaged} damaged record{'s' if damaged > 1 else ''} skipped in the input files")
         return Verdict(pages, errors, round(share, 6), broken, tuple(failures))

@@ -33,6 +33,7 @@ class Status(StrEnum):
     TIMEOUT = "timeout"  # over limits.timeout_seconds
     ERROR = "error"  # an unexpected failure, with its reason in ``error``
     TRUNCATED = "truncated"  # a crawl file that could not be read to the end (one row per file)
+    DAMAGED = "damaged"  # a record of a crawl file that could not be read, skipped to the next one
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,12 @@
 """Stream the pages of a WARC or ARC file as values, and say where a broken file stopped.
 
-``iter_warc`` yields one :class:`WarcPage` per ``response`` or ``resource`` record
-and, last, one :class:`WarcEnd` with the records counted by type and, for a file
-that could not be read to its end (cut short, a corrupt gzip member), the byte offset
-and the reason. It never raises for a bad file: the error is the last value. A record
-cut short by the end of the file still gives its page, with the payload that arrived.
+``iter_warc`` yields one :class:`WarcPage` per ``response`` or ``resource`` record,
+one :class:`WarcDamage` per stretch of bytes that could not be read as records (a
+corrupt gzip member, a garbled header) and was skipped up to the next record, and,
+last, one :class:`WarcEnd` with the records counted by type and, for a file that could
+not be read to its end (cut short, empty, not a WARC), the byte offset and the reason.
+It never raises for a bad file: the errors are values. A record cut short by the end of
+the file still gives its page, with the payload that arrived.
 
 A gzip file is read member by member, so that offsets are those of the stored file.
 When its members do not hold whole records (the whole file compressed as one member,
@@ -12,9 +14,9 @@ or members cut inside records), warcio stops after the first member; the file is
 read again as one stream of decompressed bytes, as ``zcat`` gives them, from the first
 record not yet read, and the offsets of the records after it are in the decompressed bytes.
 
-The HTTP payload is decoded here (chunked transfer coding, gzip and deflate content
-coding) under a byte cap, so that the extractor sees the bytes a browser would see
-and a zip bomb or a 2 GB video costs at most ``max_bytes`` of memory.
+The HTTP payload is decoded (webclean.payload) under a byte cap, so that the extractor
+sees the bytes a browser would see and a zip bomb or a 2 GB video costs at most
+``max_bytes`` of memory.
 
 warcio reads the records, not FastWARC: FastWARC parses about 2.3x faster, but
 reading is about 1 % of the time a page takes to extract, and FastWARC 2.0 panics on
@@ -24,24 +26,26 @@ payloads itself, stops the whole file at the first body with broken gzip data.
 
 from __future__ import annotations
 
-import re
 import zlib
 from collections import Counter
 from collections.abc import Generator, Iterator, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, BinaryIO, NamedTuple, TypeAlias
+from typing import Any, BinaryIO, TypeAlias
 from urllib.parse import unquote, urlparse
 
 from warcio.archiveiterator import ArchiveIterator
 from warcio.exceptions import ArchiveLoadFailed
 from warcio.recordloader import ArcWarcRecord, ArcWarcRecordLoader
 from warcio.statusandheaders import StatusAndHeaders, StatusAndHeadersParserException
+from warcio.utils import BUFF_SIZE
 
 from webclean.config import LimitsConfig
 from webclean.decode import header_charset
+from webclean.payload import Payload, decode_payload
 from webclean.result import Status
+from webclean.warc_resync import RewindableStream, StrictReader, next_record_start
 
 PAGE_TYPES = ("response", "resource")
 DEFAULT_MAX_BYTES = LimitsConfig().max_bytes
@@ -58,8 +62,6 @@ _NON_CHUNKED = "non-chunked gzip"
 READ_ERRORS = (
     ArchiveLoadFailed, StatusAndHeadersParserException, EOFError, OSError, ValueError, zlib.error, AttributeError,
 )  # fmt: skip
-
-_CHUNK_SIZE = re.compile(rb"[0-9A-Fa-f]+")
 
 
 @dataclass(frozen=True)
@@ -104,16 +106,21 @@ class WarcEnd:
         return self.error is None
 
 
-WarcItem: TypeAlias = WarcPage | WarcEnd
+@dataclass(frozen=True)
+class WarcDamage:
+    """Bytes that could not be read as records, skipped: from ``offset`` (where the
+    damaged record starts) to ``resumed``, where the next record starts and reading went
+    on. ``url`` and ``warc_record_id`` are the damaged record's when its header was read."""
+
+    source: str
+    offset: int
+    resumed: int
+    error: str
+    url: str | None = None
+    warc_record_id: str | None = None
 
 
-class Payload(NamedTuple):
-    """A decoded body, or the status that says why there is none; ``length`` is as stored."""
-
-    body: bytes
-    length: int
-    status: str | None = None
-    error: str | None = None
+WarcItem: TypeAlias = WarcPage | WarcDamage | WarcEnd
 
 
 class _RecordLoader(ArcWarcRecordLoader):
@@ -125,15 +132,37 @@ class _RecordLoader(ArcWarcRecordLoader):
         return super().load_http_headers(rec_type, "http:" if uri is None else uri, stream, length)
 
 
-def _archive(stream: Any) -> ArchiveIterator:
-    """warcio's ArchiveIterator over ``stream``, with _RecordLoader."""
-    records = ArchiveIterator(stream)
-    records.loader = _RecordLoader(verify_http=False, arc2warc=False)  # ArchiveIterator's own settings
-    return records
+class _Archive(ArchiveIterator):
+    """warcio's ArchiveIterator, with _RecordLoader and StrictReader, and silent where
+    warcio writes to stderr that a record is not followed by a blank line (its
+    Content-Length is wrong): the bytes after it then fail as the next record, a value here."""
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__(stream)
+        self.loader = _RecordLoader(verify_http=False, arc2warc=False)  # ArchiveIterator's own settings
+        self.reader = self._strict = StrictReader(self.fh, block_size=BUFF_SIZE)
+
+    @property
+    def bytes_read(self) -> int:
+        """The bytes read as records (decompressed), after the iterator closed its reader too."""
+        return int(self._strict.num_read)
+
+    def _consume_blanklines(self) -> tuple[bytes | None, int]:
+        """warcio's own, without its warning: skip the blank lines after a record, and its
+        first line after it whatever it holds (a Content-Length a few bytes short); return
+        the next line and the bytes skipped."""
+        empty_size = 0
+        first_line = True
+        while line := self.reader.readline():
+            if line.rstrip() and not first_line:
+                return line, empty_size
+            empty_size += len(line)
+            first_line = False
+        return None, empty_size
 
 
 def iter_warc(source: str | BinaryIO, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Iterator[WarcItem]:
-    """Yield the pages of a WARC or ARC (plain or gzip), then one :class:`WarcEnd`.
+    """Yield the pages of a WARC or ARC (plain or gzip) and the damage skipped, then one :class:`WarcEnd`.
 
     ``source`` is a local path, a ``file://`` URI, any URI that ``pyarrow.fs`` opens
     (``s3://``, ``s3a://``, ``hdfs://``), or an open binary stream (read again from its
@@ -148,10 +177,48 @@ def iter_warc(source: str | BinaryIO, *, max_bytes: int = DEFAULT_MAX_BYTES) -> 
         return
     try:
         with opened as stream:
-            end = yield from _iter_records(_archive(stream), name, max_bytes, counts)
+            end = yield from _iter_resyncing(RewindableStream(stream), name, max_bytes, counts)
     except _SplitMembers as split:
         end = yield from _iter_inflated(source, name, max_bytes, counts, split)
+    if end.complete and not counts:
+        end = WarcEnd(name, {}, offset=0, error="truncated: the file holds no record: it is empty")
     yield end
+
+
+def _iter_resyncing(
+    stream: RewindableStream, name: str, max_bytes: int, counts: Counter[str]
+) -> Generator[WarcPage | WarcDamage, None, WarcEnd]:
+    """The records of ``stream``; past a damaged one, from the next record that follows it."""
+    while True:
+        try:
+            return (yield from _iter_records(_Archive(stream), name, max_bytes, counts))
+        except _Damaged as damage:
+            resumed = next_record_start(stream, damage.offset)
+            if resumed is None:
+                return WarcEnd(name, dict(counts), offset=damage.offset, error=damage.final_error(counts))
+            error = f"damaged: {damage.error}; bytes {damage.offset} to {resumed} skipped, to the next record"
+            yield WarcDamage(name, damage.offset, resumed, error, damage.url, damage.record_id)
+            stream.seek(resumed)
+
+
+class _Damaged(Exception):
+    """A record that could not be read: bad gzip data, a garbled or cut header; reading
+    may go on after it. ``cut``: what the damage looks like when no record follows it."""
+
+    def __init__(self, offset: int, error: str, *, cut: bool = False, record: ArcWarcRecord | None = None) -> None:
+        super().__init__(error)
+        self.offset = offset
+        self.error = error
+        self.cut = cut
+        headers = record.rec_headers if record is not None else None
+        self.url = headers.get_header("WARC-Target-URI") if headers is not None else None
+        self.record_id = headers.get_header("WARC-Record-ID") if headers is not None else None
+
+    def final_error(self, counts: Counter[str]) -> str:
+        """The reason when no record follows: the file ends in the damage, or is no WARC at all."""
+        if self.offset == 0 and not counts:
+            return f"not a WARC or ARC file: {self.error}"
+        return f"truncated: {self.error}" if self.cut else self.error
 
 
 class _SplitMembers(Exception):
@@ -180,11 +247,13 @@ def _iter_inflated(
         return stopped
     with opened as stream:
         inflated = _Inflated(stream)
-        records = _archive(inflated)
+        records = _Archive(inflated)
         try:
             end = yield from _iter_records(records, name, max_bytes, counts, skip=sum(counts.values()))
         except _SplitMembers:  # gzip inside gzip: not a WARC this reader knows
             return stopped
+        except _Damaged as damage:  # offsets in decompressed bytes: no going back to resync
+            return WarcEnd(name, dict(counts), offset=damage.offset, error=damage.final_error(counts))
     if end.complete and inflated.cut:
         offset = records.offset
         return WarcEnd(name, dict(counts), offset=offset, error=f"truncated: the gzip data ends inside a member, at byte {offset}")
@@ -262,31 +331,35 @@ def to_pyarrow_uri(path: str) -> str:
 
 
 def _iter_records(
-    records: ArchiveIterator, name: str, max_bytes: int, counts: Counter[str], skip: int = 0
+    records: _Archive, name: str, max_bytes: int, counts: Counter[str], skip: int = 0
 ) -> Generator[WarcPage, None, WarcEnd]:
     """Yield the pages of ``records`` after the first ``skip`` records, counted in ``counts``; return the end.
 
-    Raises _SplitMembers where a gzip member turns out not to hold whole records.
+    Raises _SplitMembers where a gzip member turns out not to hold whole records, and
+    _Damaged where a record cannot be read.
     """
     member: Any = None  # the gzip decompressor of the last record read whole; None for a plain file
     last = 0  # and that record's offset
     while True:
+        record = None
         try:
             record = next(records, None)
             if record is None:
                 break
             offset = records.offset  # get_record_offset() would read the record to its end
             if not _header_whole(record):
-                return WarcEnd(name, dict(counts), offset=offset, error=f"truncated: record header at byte {offset} is incomplete")
+                raise _Damaged(offset, f"the header of the record at byte {offset} is incomplete", cut=True)
+            if record.format == "arc" and not counts and not skip and not _arc_file_header(record):
+                raise _Damaged(offset, "its first record is not an ARC file header (filedesc://)")
             wanted = skip == 0 and record.rec_type in PAGE_TYPES
             page = _page(record, offset, max_bytes) if wanted else None
-            whole = _drain(record)
+            missing = _drain(record)
         except READ_ERRORS as exc:
             error = f"{type(exc).__name__}: {_first_line(exc)}"
             if _NON_CHUNKED in str(exc):
                 raise _SplitMembers(last, error) from exc
-            return WarcEnd(name, dict(counts), offset=records.offset, error=error)
-        cut = None if whole else f"truncated: record at byte {offset} ends before its Content-Length"
+            raise _Damaged(records.offset, _read_error(exc, records.offset), record=record) from exc
+        cut = _cut_error(missing, offset) if missing else None
         if cut and _member_ended_first(records):
             raise _SplitMembers(offset, cut)
         member, last = records.reader.decompressor, offset
@@ -301,21 +374,39 @@ def _iter_records(
     return _quiet_end(records, name, counts, member, last)
 
 
-def _quiet_end(records: ArchiveIterator, name: str, counts: Counter[str], member: Any, last: int) -> WarcEnd:
+def _quiet_end(records: _Archive, name: str, counts: Counter[str], member: Any, last: int) -> WarcEnd:
     """The end of a file warcio read without an error; it says nothing of two ways a file is cut.
 
     A header cut short after its WARC-Type leaves bytes unparsed; a gzip member cut right
     after a record leaves its decompressor short of the member's end.
     """
     member_cut = member is not None and not member.eof
+    if not counts and not records.bytes_read:  # nothing at all, or a gzip member of nothing
+        return WarcEnd(name, {})
     if records.fh.tell() > records.offset:
         error = f"truncated: record header at byte {records.offset} is incomplete"
         if member_cut:  # the header is in the member of the record before it
             raise _SplitMembers(last, error)
         return WarcEnd(name, dict(counts), offset=records.offset, error=error)
     if member_cut:
-        return WarcEnd(name, dict(counts), offset=last, error=f"truncated: the gzip member at byte {last} is cut short")
+        return WarcEnd(name, dict(counts), offset=last, error=f"truncated: the file ends inside the gzip member at byte {last}")
     return WarcEnd(name, dict(counts))
+
+
+def _cut_error(missing: int, offset: int) -> str:
+    return f"truncated: the file ends {missing} bytes before the end of the record at byte {offset} (its Content-Length)"
+
+
+def _read_error(exc: BaseException, offset: int) -> str:
+    if isinstance(exc, zlib.error):
+        return f"corrupt gzip data in the record at byte {offset} ({_first_line(exc)})"
+    return f"the record at byte {offset} cannot be read ({type(exc).__name__}: {_first_line(exc)})"
+
+
+def _arc_file_header(record: ArcWarcRecord) -> bool:
+    """An ARC file starts with its file header, whose URL is filedesc://: a text file whose
+    first line happens to have five words does not."""
+    return (record.rec_headers.get_header("uri") or "").startswith("filedesc://")
 
 
 def _header_whole(record: ArcWarcRecord) -> bool:
@@ -376,82 +467,10 @@ def _read_payload(record: ArcWarcRecord, http: StatusAndHeaders | None, max_byte
     )
 
 
-def decode_payload(
-    raw: bytes, *, transfer_encoding: str | None, content_encoding: str | None, max_bytes: int
-) -> Payload:
-    """Undo the chunked transfer coding, then the content codings, the last applied first."""
-    body = dechunk(raw) if _tokens(transfer_encoding)[-1:] == ["chunked"] else raw
-    for coding in reversed(_tokens(content_encoding)):
-        try:
-            body = _decompress(body, coding, max_bytes)
-        except zlib.error as exc:
-            return Payload(b"", len(raw), Status.DECODE_ERROR, f"Content-Encoding {coding}: {exc}")
-        except _Unsupported:
-            return Payload(b"", len(raw), Status.DECODE_ERROR, f"unsupported Content-Encoding {coding}")
-        except _TooLarge:
-            return Payload(b"", len(raw), Status.TOO_LARGE, f"{coding} body inflates over limits.max_bytes = {max_bytes}")
-    return Payload(body, len(raw))
-
-
-def dechunk(raw: bytes) -> bytes:
-    """Join the chunks of a chunked body; a body that does not parse as chunks is kept as it is.
-
-    Some crawlers remove the chunking but keep the header, so a first line that is no
-    chunk size means the body was already plain. A body cut inside a chunk keeps the
-    part that arrived, as a browser would show it.
-    """
-    parts: list[bytes] = []
-    position = 0
-    while position < len(raw):
-        line_end = raw.find(b"\r\n", position)
-        size_text = raw[position:line_end].split(b";", 1)[0].strip() if line_end >= 0 else b""
-        if not _CHUNK_SIZE.fullmatch(size_text):
-            return b"".join(parts) if parts else raw
-        size = int(size_text, 16)
-        if size == 0:
-            break
-        start = line_end + 2
-        parts.append(raw[start : start + size])
-        position = start + size + 2
-    return b"".join(parts)
-
-
-class _TooLarge(Exception):
-    pass
-
-
-class _Unsupported(Exception):
-    pass
-
-
-def _decompress(body: bytes, coding: str, max_bytes: int) -> bytes:
-    if coding in ("identity", "none"):
-        return body
-    if coding in ("gzip", "x-gzip"):
-        # Crawlers that store the decoded body often keep the header: no gzip magic, no gzip.
-        return _inflate(body, 16 + zlib.MAX_WBITS, max_bytes) if body[:2] == b"\x1f\x8b" else body
-    if coding == "deflate":
-        # "deflate" should be zlib-wrapped, but many servers send raw deflate data.
-        try:
-            return _inflate(body, zlib.MAX_WBITS, max_bytes)
-        except zlib.error:
-            return _inflate(body, -zlib.MAX_WBITS, max_bytes)
-    raise _Unsupported(coding)
-
-
-def _inflate(body: bytes, wbits: int, max_bytes: int) -> bytes:
-    """Inflate at most max_bytes; a stream cut short keeps what it decoded, as browsers do."""
-    inflater = zlib.decompressobj(wbits)
-    out = inflater.decompress(body, max_bytes + 1)
-    if len(out) > max_bytes:
-        raise _TooLarge
-    return out
-
-
-def _drain(record: ArcWarcRecord) -> bool:
-    """Read the rest of the record; False when the file ends before its Content-Length."""
+def _drain(record: ArcWarcRecord) -> int:
+    """Read the rest of the record; the bytes of its Content-Length missing where the file ended."""
     _discard(record)
-    return getattr(record.raw_stream, "limit", 0) == 0
+    return int(getattr(record.raw_stream, "limit", 0))
 
 
 def _discard(record: ArcWarcRecord) -> int:
@@ -488,10 +507,6 @@ def _mime_type(content_type: str | None) -> str | None:
 def _charset(content_type: str | None) -> str | None:
     label = header_charset(content_type)
     return label.lower() if label else None
-
-
-def _tokens(header: str | None) -> list[str]:
-    return [t.strip().lower() for t in (header or "").split(",") if t.strip()]
 
 
 def _first_line(exc: BaseException) -> str:

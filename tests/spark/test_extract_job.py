@@ -33,7 +33,7 @@ from webclean.spark.extract_job import (  # noqa: E402
     summary_path,
 )
 from webclean.spark.inputs import list_inputs, pack_partitions  # noqa: E402
-from webclean.spark.rows import OUTPUT_SCHEMA, TRUNCATED  # noqa: E402
+from webclean.spark.rows import DAMAGED, OUTPUT_SCHEMA, TRUNCATED  # noqa: E402
 from webclean.warc import WarcEnd, WarcPage, iter_warc  # noqa: E402
 
 pytestmark = pytest.mark.spark
@@ -84,7 +84,7 @@ def load_check_run() -> types.ModuleType:
 
 def warc_items(path: Path) -> tuple[list[WarcPage], WarcEnd]:
     items = list(iter_warc(str(path)))
-    return items[:-1], items[-1]
+    return [i for i in items if isinstance(i, WarcPage)], items[-1]
 
 
 def cut_in_half(path: Path) -> Path:
@@ -151,21 +151,23 @@ def test_broken_warcs_keep_what_was_read_and_say_where_they_stopped(spark, tmp_p
     listing.write_text(f"# crawl segment\nhalf.warc.gz\ncorrupt.warc.gz\n{SAMPLE}\n", encoding="utf-8")
     summary, rows = run(spark, [listing], tmp_path / "out")
 
-    expected_rows = 49
-    for broken in (half, corrupt):
-        pages, end = warc_items(broken)
-        assert not end.complete
-        from_file = [r for r in rows if r["source_file"] == str(broken)]
-        assert len(from_file) == len(pages) + 1
-        stop = [r for r in from_file if r["status"] == TRUNCATED]
-        assert [(s["offset"], s["error"]) for s in stop] == [(end.offset, end.error)]
-        expected_rows += len(pages) + 1
-    assert len(rows) == expected_rows
-    assert summary.pages_by_status[TRUNCATED] == 2
+    pages, end = warc_items(half)
+    assert not end.complete
+    from_half = [r for r in rows if r["source_file"] == str(half)]
+    assert len(from_half) == len(pages) + 1
+    stop = [r for r in from_half if r["status"] == TRUNCATED]
+    assert [(s["offset"], s["error"]) for s in stop] == [(end.offset, end.error)]
+    # The corrupt member is a damaged row of its own, and every record after it is read.
+    from_corrupt = [r for r in rows if r["source_file"] == str(corrupt)]
+    damaged = [r for r in from_corrupt if r["status"] == DAMAGED]
+    assert len(from_corrupt) == 49 and len(damaged) == 1 and "corrupt gzip data" in damaged[0]["error"]
+    assert {r["offset"] for r in from_corrupt} == {p.offset for p in warc_items(SAMPLE)[0]}
+    assert len(rows) == 49 + len(pages) + 1 + 49
+    assert summary.pages_by_status[TRUNCATED] == 1 and summary.pages_by_status[DAMAGED] == 1
     assert sorted(e["source_file"] for e in summary.files_with_errors) == sorted([str(corrupt), str(half)])
     # The tasks count what they write: the summary agrees with the rows read back.
     assert summary.pages_by_status == dict(sorted(Counter(r["status"] for r in rows).items()))
-    stops = sorted((r["source_file"], r["offset"], r["error"]) for r in rows if r["status"] == TRUNCATED)
+    stops = sorted((r["source_file"], r["offset"], r["error"]) for r in rows if r["status"] in (TRUNCATED, DAMAGED))
     assert [(e["source_file"], e["offset"], e["error"]) for e in summary.files_with_errors] == stops
 
 

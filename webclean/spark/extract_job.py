@@ -38,7 +38,7 @@ from webclean.spark.inputs import (
     find_inputs,
     pack_partitions,
 )
-from webclean.spark.rows import OUTPUT_SCHEMA, TRUNCATED, ExtractFn, RowBatch, Shared, extract_rows
+from webclean.spark.rows import FILE_ERRORS, OUTPUT_SCHEMA, ExtractFn, RowBatch, Shared, extract_rows
 
 # The glue logs under one name, whichever of its modules speaks.
 log = logging.getLogger("webclean.spark")
@@ -153,7 +153,7 @@ def map_files(
             for file in partitions[index]:
                 for row in extract_rows(file, loaded, extract_fn, counted.records):
                     counted.statuses[row["status"]] += 1
-                    if row["status"] == TRUNCATED:
+                    if row["status"] in FILE_ERRORS:
                         counted.stops.append((row["source_file"], row["offset"], row["error"]))
                     batch.add(row)
                     if batch.full:

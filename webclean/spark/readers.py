@@ -1,4 +1,5 @@
-"""One reader per input format: the page records of a file as :class:`InputRecord`, then a
+"""One reader per input format: the page records of a file as :class:`InputRecord` (and,
+in a WARC, the damaged records skipped as :class:`~webclean.warc.WarcDamage`), then a
 :class:`~webclean.warc.WarcEnd` that counts them and says where reading stopped.
 
 pyarrow only: no pyspark, so this runs and is tested without a JVM.
@@ -19,9 +20,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from webclean.address import file_uri, page_address
+from webclean.payload import decode_payload
 from webclean.result import Status
 from webclean.spark.inputs import InputFile, filesystem_for
-from webclean.warc import WarcEnd, WarcPage, decode_payload, iter_warc, open_input
+from webclean.warc import WarcDamage, WarcEnd, WarcPage, iter_warc, open_input
 
 GZIP_MAGIC = b"\x1f\x8b"
 HTML_COLUMN_TYPES = (pa.types.is_string, pa.types.is_large_string, pa.types.is_binary, pa.types.is_large_binary)
@@ -50,13 +52,16 @@ class InputRecord:
     error: str | None = None
 
 
-def read_input(file: InputFile, max_bytes: int) -> Iterator[InputRecord | WarcEnd]:
+FileItem = InputRecord | WarcDamage | WarcEnd
+
+
+def read_input(file: InputFile, max_bytes: int) -> Iterator[FileItem]:
     """The page records of one file, then a :class:`WarcEnd` (for every format)."""
     readers = {"warc": _warc_records, "html": _html_records, "jsonl": _jsonl_records, "parquet": _parquet_records}
     return readers[file.format](file, max_bytes)
 
 
-def _warc_records(file: InputFile, max_bytes: int) -> Iterator[InputRecord | WarcEnd]:
+def _warc_records(file: InputFile, max_bytes: int) -> Iterator[FileItem]:
     for item in iter_warc(file.path, max_bytes=max_bytes):
         yield _from_warc(file.path, item) if isinstance(item, WarcPage) else item
 

@@ -18,10 +18,14 @@ from webclean.model import Model
 from webclean.result import Extraction, Status
 from webclean.spark.inputs import InputFile
 from webclean.spark.readers import InputRecord, read_input
-from webclean.warc import WarcEnd
+from webclean.warc import WarcDamage, WarcEnd
 
 # The status of the row that stands for the unread rest of a file that broke.
 TRUNCATED = Status.TRUNCATED
+# The status of the row that stands for a damaged record skipped in a file read on.
+DAMAGED = Status.DAMAGED
+# The rows that say a file could not be read whole.
+FILE_ERRORS = frozenset({TRUNCATED, DAMAGED})
 
 # Bodies that cannot hold a page whatever their bytes say; the extractor is not asked.
 BINARY_MEDIA = ("image/", "audio/", "video/", "font/")
@@ -82,10 +86,14 @@ def extract_record(record: InputRecord, shared: Shared, extract_fn: ExtractFn) -
 
 
 def extract_rows(file: InputFile, shared: Shared, extract_fn: ExtractFn, counts: Counter[str]) -> Iterator[dict[str, Any]]:
-    """One row per page record of ``file``, plus one ``truncated`` row if reading broke."""
+    """One row per page record of ``file``, one ``damaged`` row per damaged record skipped,
+    and one ``truncated`` row if reading broke."""
     for item in read_input(file, shared.config.limits.max_bytes):
         if isinstance(item, InputRecord):
             yield page_row(item, extract_record(item, shared, extract_fn), shared.model_version)
+            continue
+        if isinstance(item, WarcDamage):
+            yield damage_row(file.path, item, shared.model_version)
             continue
         counts.update(item.counts)
         if not item.complete:
@@ -124,6 +132,15 @@ def stop_row(path: str, end: WarcEnd, model_version: str) -> dict[str, Any]:
     row = dict.fromkeys(OUTPUT_SCHEMA.names)
     row.update(source_file=path, offset=end.offset, status=TRUNCATED, error=end.error, title="", text="")
     row.update(bytes_in=0, chars_out=0, model_version=model_version)
+    return row
+
+
+def damage_row(path: str, damage: WarcDamage, model_version: str) -> dict[str, Any]:
+    """The row of a damaged record: where it starts, its address if its header was read, and why."""
+    row = dict.fromkeys(OUTPUT_SCHEMA.names)
+    row.update(source_file=path, offset=damage.offset, status=DAMAGED, error=damage.error, title="", text="")
+    row.update(url=damage.url, warc_record_id=damage.warc_record_id)
+    row.update(bytes_in=damage.resumed - damage.offset, chars_out=0, model_version=model_version)
     return row
 
 
