@@ -84,6 +84,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--fail-on-file-errors", action="store_true",
         help="fail when an input file cannot be read to its end or has a damaged record",
     )
+    policy.add_argument("--fail-on-empty", action="store_true", help="fail when the input holds no page to extract")
     return parser.parse_args(argv)
 
 
@@ -99,7 +100,7 @@ def extract_pages(args: argparse.Namespace) -> int:
         input_format=args.input_format,
         config=load_config(args.config, args.set),
         model_path=args.model,
-        policy=FailurePolicy(args.max_error_share, args.fail_on_file_errors),
+        policy=FailurePolicy(args.max_error_share, args.fail_on_file_errors, args.fail_on_empty),
     )
     with JOB.session() as spark:
         summary = run_extract(spark, job)

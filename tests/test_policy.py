@@ -52,3 +52,10 @@ def test_every_error_status_is_a_status():
 def test_a_share_out_of_range_is_refused(share):
     with pytest.raises(ValueError, match="lie in"):
         FailurePolicy(max_error_share=share)
+
+
+def test_a_run_without_a_page_fails_only_with_fail_on_empty():
+    for counts in ({}, {Status.TRUNCATED: 1}):
+        assert FailurePolicy().judge(counts).passed
+        assert FailurePolicy(fail_on_empty=True).judge(counts).failures[-1] == "the input holds no page to extract"
+    assert FailurePolicy(fail_on_empty=True).judge({"empty": 1}).passed

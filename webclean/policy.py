@@ -2,7 +2,8 @@
 
 A run passes when at most ``max_error_share`` of its pages have an error status and,
 with ``fail_on_file_errors``, every input file was read to its end without a damaged
-record. The job writes its rows and its summary either way; only a run that passes gets its ``_SUCCESS`` marker
+record, and, with ``fail_on_empty``, its input held at least one page. The job writes
+its rows and its summary either way; only a run that passes gets its ``_SUCCESS`` marker
 (docs/output.md, "The run's summary").
 """
 
@@ -46,10 +47,11 @@ class Verdict:
 class FailurePolicy:
     """``max_error_share``: the share of pages with an error status above which a run
     fails. ``fail_on_file_errors``: a run fails when a file could not be read to its end
-    or had a damaged record skipped."""
+    or had a damaged record skipped. ``fail_on_empty``: a run without a page fails."""
 
     max_error_share: float = 0.05
     fail_on_file_errors: bool = False
+    fail_on_empty: bool = False
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.max_error_share <= 1.0:
@@ -72,4 +74,6 @@ class FailurePolicy:
             failures.append(f"{truncated} input file{'s' if truncated > 1 else ''} could not be read to the end")
         if self.fail_on_file_errors and damaged:
             failures.append(f"{damaged} damaged record{'s' if damaged > 1 else ''} skipped in the input files")
+        if self.fail_on_empty and not pages:
+            failures.append("the input holds no page to extract")
         return Verdict(pages, errors, round(share, 6), broken, tuple(failures))

@@ -308,6 +308,52 @@ def test_rerun_of_a_date_replaces_only_that_partition(spark, tmp_path, html_inpu
     assert spark.read.parquet(str(out)).count() == len(replaced) + len(other)
 
 
+def parquet_files(output: Path, run_date: str) -> list[str]:
+    return sorted(p.name for p in Path(partition_path(str(output), run_date)).iterdir() if not p.name.startswith("_"))
+
+
+def test_a_rerun_whose_input_yields_no_row_empties_the_partition(spark, tmp_path, caplog):
+    out = tmp_path / "out"
+    run(spark, [SAMPLE], out)
+    assert parquet_files(out, RUN_DATE)
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    with caplog.at_level("WARNING", logger="webclean.spark"):
+        summary = run_extract(spark, ExtractJob(inputs=(str(empty),), output=str(out), run_date=RUN_DATE), model=FAKE_MODEL)
+    assert summary.pages == 0 and summary.passed
+    assert parquet_files(out, RUN_DATE) == []  # no earlier rows beside the fresh marker
+    assert Path(success_path(str(out), RUN_DATE)).is_file()
+    assert "no page to extract" in caplog.text
+    # With --fail-on-empty the same run fails its policy.
+    job = ExtractJob(inputs=(str(empty),), output=str(out), run_date=RUN_DATE, policy=FailurePolicy(fail_on_empty=True))
+    failed = run_extract(spark, job, model=FAKE_MODEL)
+    assert not failed.passed and failed.failures == ["the input holds no page to extract"]
+    assert not Path(success_path(str(out), RUN_DATE)).exists()
+    assert json.loads(Path(summary_path(str(out), RUN_DATE)).read_text(encoding="utf-8"))["fail_on_empty"]
+
+
+def crashing_extract(html, url=None, **kwargs) -> Extraction:
+    raise RuntimeError("a bug in the extractor")
+
+
+def test_a_crashed_rerun_leaves_no_summary_that_says_passed_and_stale_staging_goes(spark, tmp_path):
+    out = tmp_path / "out"
+    passed, _ = run(spark, [SAMPLE], out)
+    assert passed.passed and Path(summary_path(str(out), RUN_DATE)).is_file()
+    # What runs killed before their commit left: staging folders of this date and of another.
+    for folder, date in (("dead", RUN_DATE), ("other", "2024-01-16")):
+        staged = out / f".spark-staging-{folder}" / f"run_date={date}"
+        staged.mkdir(parents=True)
+        (staged / "part-00000.parquet").write_bytes(b"PAR1")
+    job = ExtractJob(inputs=(str(SAMPLE),), output=str(out), run_date=RUN_DATE)
+    with pytest.raises(Exception, match="a bug in the extractor"):
+        run_extract(spark, job, model=FAKE_MODEL, extract_fn=crashing_extract)
+    assert not Path(summary_path(str(out), RUN_DATE)).exists()
+    assert not Path(success_path(str(out), RUN_DATE)).exists()
+    assert not (out / ".spark-staging-dead").exists() and (out / ".spark-staging-other").exists()
+    assert len(read_partition(out, RUN_DATE)) == 49  # the earlier rows stay until a run replaces them
+
+
 def test_real_extractor_and_packaged_model_on_the_sample(spark, tmp_path):
     job = ExtractJob(inputs=(str(SAMPLE),), output=str(tmp_path / "out"), run_date=RUN_DATE)
     summary = run_extract(spark, job)

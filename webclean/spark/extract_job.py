@@ -92,6 +92,7 @@ class RunSummary:
     fail_on_file_errors: bool
     passed: bool
     failures: list[str]
+    fail_on_empty: bool = False
     summary_version: int = SUMMARY_VERSION
 
     def to_dict(self) -> dict[str, Any]:
@@ -186,11 +187,19 @@ def run_extract(
     plan = sc.broadcast(partitions)
     counts = sc.accumulator({}, _ByPartition())
     log.info("extract: %d %s files in %d partitions -> %s", len(files), job.input_format, len(partitions), job.output)
-    # The marker says that the partition's rows passed: none while they are replaced.
+    # The marker and the summary judge the partition's rows: none while they are replaced,
+    # so that a run killed on the way leaves neither to say that it passed.
     remove_success_marker(job.output, job.run_date)
+    remove_summary(job.output, job.run_date)
+    remove_stale_staging(job.output, job.run_date)
     with _Progress(sc, counts, started):
         _write(_pages(spark, plan, len(partitions), shared, extract_fn, counts), job)
     summary = _summarise(job, listing, counts.value, model_version, time.perf_counter() - started)
+    if not sum(summary.pages_by_status.values()):
+        # Spark's dynamic overwrite replaces only the partitions it writes: none, here.
+        empty_partition(job.output, job.run_date)
+    if not summary.pages:
+        log.warning("extract: the input holds no page to extract (%s)", _counts_text(summary.records_by_type))
     write_summary(job.output, summary)
     if summary.passed:
         write_success_marker(job.output, job.run_date)
@@ -254,6 +263,7 @@ def _summarise(
         error_share=verdict.error_share,
         max_error_share=job.policy.max_error_share,
         fail_on_file_errors=job.policy.fail_on_file_errors,
+        fail_on_empty=job.policy.fail_on_empty,
         passed=verdict.passed,
         failures=list(verdict.failures),
     )
@@ -282,18 +292,61 @@ def write_success_marker(output: str, run_date: str) -> str:
 
 
 def remove_success_marker(output: str, run_date: str) -> None:
-    filesystem, inner = filesystem_for(absolute_path(success_path(output, run_date)))
+    _remove_file(success_path(output, run_date))
+
+
+def remove_summary(output: str, run_date: str) -> None:
+    _remove_file(summary_path(output, run_date))
+
+
+def _remove_file(path: str) -> None:
+    filesystem, inner = filesystem_for(absolute_path(path))
     if filesystem.get_file_info(inner).type == fs.FileType.File:
         filesystem.delete_file(inner)
 
 
+def empty_partition(output: str, run_date: str) -> None:
+    """Remove the rows of an earlier run of the date: this run wrote none."""
+    filesystem, inner = filesystem_for(absolute_path(partition_path(output, run_date)))
+    filesystem.delete_dir_contents(inner, missing_dir_ok=True)
+
+
+def remove_stale_staging(output: str, run_date: str) -> list[str]:
+    """Remove the staging folders that killed runs of this date left in the output.
+
+    Spark writes a dynamic overwrite under ``OUTPUT/.spark-staging-<job>/run_date=…`` and
+    moves it into place when the job commits; a run killed before that leaves the folder.
+    Only folders that hold this date alone go: another date's may belong to a run going on.
+    """
+    filesystem, inner = filesystem_for(absolute_path(output))
+    if filesystem.get_file_info(inner).type != fs.FileType.Directory:
+        return []
+    removed = []
+    ours = f"run_date={run_date}"
+    for folder in filesystem.get_file_info(fs.FileSelector(inner)):
+        if folder.type != fs.FileType.Directory or not folder.base_name.startswith(".spark-staging-"):
+            continue
+        held = {entry.base_name for entry in filesystem.get_file_info(fs.FileSelector(folder.path))}
+        if held <= {ours}:
+            filesystem.delete_dir(folder.path)
+            removed.append(folder.path)
+    if removed:
+        log.info("extract: removed %d staging folders of killed runs of %s", len(removed), run_date)
+    return removed
+
+
 def write_summary(output: str, summary: RunSummary) -> str:
-    """Write the summary beside the data; Spark skips ``_summary`` when it reads the output."""
+    """Write the summary beside the data; Spark skips ``_summary`` when it reads the output.
+
+    Written under a temporary name and then renamed, so that it is there whole or not at all.
+    """
     path = absolute_path(summary_path(output, summary.run_date))
     filesystem, inner = filesystem_for(path)
     filesystem.create_dir(inner.rsplit("/", 1)[0], recursive=True)
-    with filesystem.open_output_stream(inner) as out:
+    partial = inner + ".partial"
+    with filesystem.open_output_stream(partial) as out:
         out.write(json.dumps(summary.to_dict(), indent=1, sort_keys=True, default=str).encode("utf-8") + b"\n")
+    filesystem.move(partial, inner)
     return path
 
 
