@@ -1,14 +1,16 @@
 """Faults: a Python worker killed mid-job, a re-run of the same date, what readers see during a write.
 
-Retries need a master of the form ``local[N,F]`` (F = spark.task.maxFailures; plain
-``local[N]`` never retries), which the shared session of conftest.py cannot change, so
-the scenario runs in a subprocess with its own session: this file run as a script.
+Retries need a master of the form ``local[N,F]`` (F attempts a task; plain ``local[N]``
+never retries), which the shared session of conftest.py cannot change, so the scenario
+runs in a subprocess with its own session, under the master that conf/spark-defaults.conf
+ships: this file run as a script.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -99,7 +101,7 @@ def _run_scenario(work: Path) -> None:
             os._exit(1)
         return extract(html, url, **kwargs)
 
-    spark = build_session("webclean-faults", local_settings("local[2,4]"))  # up to 4 attempts per task
+    spark = build_session("webclean-faults", local_settings(shipped_master()))
     spark.sparkContext.setLogLevel("OFF")
 
     def run(out: Path, kill_once: bool) -> tuple[list[dict], dict, list[list[str]]]:
@@ -132,6 +134,18 @@ def _run_scenario(work: Path) -> None:
         marked_after_rerun=marked_after_rerun,
     )  # fmt: skip
     (work / "scenario.json").write_text(json.dumps(result, default=str), encoding="utf-8")
+
+
+def shipped_master() -> str:
+    """The master of conf/spark-defaults.conf, the settings scripts/submit runs the jobs with."""
+    for line in (REPO / "conf" / "spark-defaults.conf").read_text(encoding="utf-8").splitlines():
+        if line.split(maxsplit=1)[:1] == ["spark.master"]:
+            return line.split()[1]
+    raise AssertionError("conf/spark-defaults.conf sets no spark.master")
+
+
+def test_the_shipped_master_retries_tasks():
+    assert re.fullmatch(r"local\[(\*|\d+),([2-9]|\d\d+)\]", shipped_master())
 
 
 def _plain(row: dict) -> dict:
