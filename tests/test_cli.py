@@ -8,11 +8,13 @@ import json
 import random
 import subprocess
 import sys
+import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
-from webclean.cli import main
+from webclean.cli import EXIT_NO_TEXT, main
 from webclean.config import Config
 from webclean.extract import extract
 
@@ -77,7 +79,7 @@ def test_extract_prints_the_text(page_file, capsys):
 def test_extract_json_prints_one_object_a_page(page_file, tmp_path, capsys):
     pdf = tmp_path / "file.pdf"
     pdf.write_bytes(b"%PDF-1.4\n1 0 obj << >> endobj\n")
-    assert main(["extract", "--json", str(page_file), str(pdf)]) == 0
+    assert main(["extract", "--json", str(page_file), str(pdf)]) == EXIT_NO_TEXT  # the PDF gave none
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2
     first, second = (json.loads(line) for line in lines)
@@ -93,7 +95,7 @@ def test_extract_json_prints_one_object_a_page(page_file, tmp_path, capsys):
 def test_extract_reports_a_failed_page_on_stderr(tmp_path, capsys):
     pdf = tmp_path / "file.pdf"
     pdf.write_bytes(b"%PDF-1.4\n1 0 obj << >> endobj\n")
-    assert main(["extract", str(pdf)]) == 0
+    assert main(["extract", str(pdf)]) == EXIT_NO_TEXT
     out, err = capsys.readouterr()
     assert out == ""
     assert "not_html" in err and "file.pdf" in err
@@ -253,7 +255,7 @@ def test_random_bytes_and_an_empty_file_are_said_to_be_what_they_are(tmp_path, c
     noise, empty = tmp_path / "noise.bin", tmp_path / "empty.html"
     noise.write_bytes(random.Random(1).randbytes(2000))
     empty.write_bytes(b"")
-    assert main(["extract", str(noise), str(empty)]) == 0
+    assert main(["extract", str(noise), str(empty)]) == EXIT_NO_TEXT
     assert capsys.readouterr().err.splitlines() == [
         f"webclean: {noise}: not_html: binary data",
         f"webclean: {empty}: empty: empty body",
@@ -309,3 +311,54 @@ def test_json_names_a_file_and_its_url_as_the_job_does(tmp_path, monkeypatch, ca
         assert main(["extract", "--json", "-"]) == 0
         row = json.loads(capsys.readouterr().out)
         assert (row["source_file"], row["url"]) == ("-", url)
+
+
+def test_a_file_over_the_cap_is_refused_after_reading_one_byte_past_it(tmp_path, capsys):
+    big = tmp_path / "big.html"
+    big.write_bytes(b"<p>" + b"x" * 30_000_000)
+    tracemalloc.start()
+    try:
+        code = main(["extract", "--json", "--set", "limits.max_bytes=100000", str(big)])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert code == EXIT_NO_TEXT
+    row = json.loads(capsys.readouterr().out)
+    assert (row["status"], row["bytes_in"], row["error"]) == ("too_large", 30_000_003, "file over limits.max_bytes = 100000")
+    assert peak < 10_000_000  # not the 30 MB file
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
+def test_an_endless_input_is_too_large_not_a_traceback(capsys):
+    assert main(["extract", "--set", "limits.max_bytes=100000", "/dev/zero"]) == EXIT_NO_TEXT
+    assert capsys.readouterr().err == "webclean: /dev/zero: too_large: file over limits.max_bytes = 100000\n"
+
+
+def test_explain_applies_the_byte_cap(page_file, capsys):
+    assert main(["extract", "--explain", "--json", "--set", "limits.max_bytes=100", str(page_file)]) == EXIT_NO_TEXT
+    explained = json.loads(capsys.readouterr().out)
+    assert explained["status"] == "too_large" and explained["units"] == []
+
+
+def test_explain_applies_the_time_limit(page_file, monkeypatch, capsys):
+    import webclean.explain
+
+    classify = webclean.explain.classify_page
+
+    def slow_classify(*args, **kwargs):
+        for _ in range(100):  # 5 s at most, far over the limit below
+            time.sleep(0.05)
+        return classify(*args, **kwargs)
+
+    monkeypatch.setattr(webclean.explain, "classify_page", slow_classify)
+    assert main(["extract", "--explain", "--json", "--set", "limits.timeout_seconds=0.2", str(page_file)]) == EXIT_NO_TEXT
+    assert json.loads(capsys.readouterr().out)["status"] == "timeout"
+
+
+def test_a_page_with_text_exits_0_and_one_without_exits_3(page_file, tmp_path, capsys):
+    empty = tmp_path / "empty.html"
+    empty.write_bytes(b"")
+    assert main(["extract", str(page_file)]) == 0
+    assert main(["extract", "--explain", str(page_file)]) == 0
+    assert main(["extract", str(page_file), str(empty)]) == EXIT_NO_TEXT
+    assert main(["extract", "--explain", str(empty)]) == EXIT_NO_TEXT

@@ -338,3 +338,21 @@ def test_a_drop_down_of_months_does_not_outweigh_the_article():
 def test_a_page_in_a_script_link_is_extracted():
     page = '<html><body><a href="javascript:"><p>abc</p><p>def</p>ghi</a></body></html>'
     assert extract(page).text.split() == ["abc", "def", "ghi"]
+
+
+def test_a_page_over_the_element_cap_is_too_large():
+    page = "<html><body>" + "<p>a line</p>" * 600 + "</body></html>"
+    config = Config().with_overrides(["limits.max_elements=500"])
+    result = extract(page, config=config)
+    assert result.status == Status.TOO_LARGE and "limits.max_elements = 500" in result.error
+    assert extract(page, config=Config().with_overrides(["limits.max_elements=1000"])).status != Status.TOO_LARGE
+
+
+def test_running_out_of_memory_is_named_as_such(monkeypatch):
+    def out_of_memory(*args, **kwargs):
+        raise MemoryError
+
+    # webclean.extract names the function: the module is reached by its full name.
+    monkeypatch.setattr(importlib.import_module("webclean.extract"), "parse_html", out_of_memory)
+    result = extract("<p>a page</p>")
+    assert result.status == Status.TOO_LARGE and result.error.startswith("MemoryError")

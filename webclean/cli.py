@@ -4,6 +4,10 @@
     webclean extract --explain PAGE.html      why each of its lines was kept or dropped
     webclean train --input FILES --output DIR  a model from pages with a gold text
     webclean evaluate --input FILES            F1 and the paper's rates on such pages
+
+``webclean extract`` exits with 0 when every page gave its text, EXIT_NO_TEXT (3) when a
+page gave none (its status says why: empty, not_html, too_large, timeout, ...), 1 when a
+file could not be read, and 2 on a usage error.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import stat
 import sys
 import time
 from collections.abc import Sequence
@@ -20,7 +25,11 @@ from webclean.address import page_address
 from webclean.config import Config, ConfigError, load_config
 from webclean.datasets import DataError
 from webclean.model import Model, ModelError, load_model, save_model
-from webclean.result import Extraction
+from webclean.result import Extraction, Status
+
+EXIT_UNREADABLE = 1
+EXIT_USAGE = 2
+EXIT_NO_TEXT = 3
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -32,7 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.run(args, config)
     except (ConfigError, ModelError, DataError) as exc:
         print(f"webclean: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     except BrokenPipeError:
         return 0
 
@@ -135,28 +144,48 @@ def _run_extract(args: argparse.Namespace, config: Config) -> int:
     from webclean.extract import extract
 
     model = _model(args, config)
-    failed = 0
+    unreadable = without_text = 0
+    max_bytes = config.limits.max_bytes
     for name in args.pages:
         try:
-            data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+            data, size = read_page_bytes(name, max_bytes)
         except OSError as exc:
             print(f"webclean: {name}: {exc.strerror or exc}", file=sys.stderr)
-            failed += 1
+            unreadable += 1
             continue
         source = source_file(name)
-        url = args.url or page_address(data, None if name == "-" else source)
+        url = args.url or page_address(data or b"", None if name == "-" else source)
+        # As the job's reader of HTML files: a file over the cap is refused unread.
+        too_large = f"file over limits.max_bytes = {max_bytes}"
+        page = data if data is not None else Extraction.failed(Status.TOO_LARGE, too_large, method=config.method)
         if args.explain:
-            _print_explanation(name, data, url, config, model, args.json, several=len(args.pages) > 1)
+            status = _print_explanation(name, page, url, config, model, args.json, several=len(args.pages) > 1)
+            without_text += status != Status.OK
             continue
-        result = extract(data, url, config=config, model=model)
+        result = page if isinstance(page, Extraction) else extract(page, url, config=config, model=model)
+        without_text += not result.ok
         if args.json:
-            print(json.dumps(page_row(result, source, url, len(data), model), ensure_ascii=False))
+            print(json.dumps(page_row(result, source, url, size, model), ensure_ascii=False))
         else:
             if not result.ok:
                 print(f"webclean: {name}: {result.status}: {result.error}", file=sys.stderr)
             if result.text:
                 print(result.text)
-    return 1 if failed else 0
+    return EXIT_UNREADABLE if unreadable else EXIT_NO_TEXT if without_text else 0
+
+
+def read_page_bytes(name: str, max_bytes: int) -> tuple[bytes | None, int]:
+    """A page's bytes and their number; None for a page over ``max_bytes``, of which no
+    more than one byte past the cap is read (a 3 GB file, ``/dev/zero``, an endless pipe)."""
+    if name == "-":
+        data = sys.stdin.buffer.read(max_bytes + 1)
+        return (data, len(data)) if len(data) <= max_bytes else (None, len(data))
+    with open(name, "rb") as stream:
+        data = stream.read(max_bytes + 1)
+        if len(data) <= max_bytes:
+            return data, len(data)
+        info = os.fstat(stream.fileno())
+        return None, info.st_size if stat.S_ISREG(info.st_mode) else len(data)
 
 
 def source_file(name: str) -> str:
@@ -179,20 +208,27 @@ def page_row(result: Extraction, source_file: str, url: str | None, bytes_in: in
 
 
 def _print_explanation(
-    name: str, data: bytes, url: str | None, config: Config, model: Model, as_json: bool, several: bool
-) -> None:
-    from webclean.explain import explain
+    name: str, page: bytes | Extraction, url: str | None, config: Config, model: Model, as_json: bool, several: bool
+) -> str:
+    """Print why each unit of the page was kept or dropped (``page``: its bytes, or the
+    Extraction of a page refused unread); return the page's status."""
+    from webclean.explain import Explanation, check_explainable, explain
 
     try:
-        explanation = explain(data, url, config=config, model=model)
+        check_explainable(config)
+        if isinstance(page, Extraction):
+            explanation = Explanation.failed(page, config.method)
+        else:
+            explanation = explain(page, url, config=config, model=model)
     except ValueError as exc:
         raise ConfigError(str(exc)) from exc
     if as_json:
         print(json.dumps({**explanation.to_dict(), "source_file": source_file(name)}, ensure_ascii=False))
-        return
-    if several:
-        print(f"== {name}")
-    print(explanation.table())
+    else:
+        if several:
+            print(f"== {name}")
+        print(explanation.table())
+    return explanation.status
 
 
 def _run_train(args: argparse.Namespace, config: Config) -> int:

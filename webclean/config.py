@@ -199,11 +199,15 @@ class LimitsConfig:
 
     max_bytes: int = 20_000_000
     max_depth: int = 400
+    # The work and memory of a page grow with its elements (a few kB each past the parse);
+    # real pages hold a few thousand, the largest about 100,000.
+    max_elements: int = 250_000
     timeout_seconds: float = 20.0
 
     def validate(self) -> None:
         _check_range("limits.max_bytes", self.max_bytes, 1, 10**10)
         _check_range("limits.max_depth", self.max_depth, 8, 100_000)
+        _check_range("limits.max_elements", self.max_elements, 100, 10**9)
         _check_range("limits.timeout_seconds", self.timeout_seconds, 0.0, 86_400.0)
 
 

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 
 from webclean.config import Config
 from webclean.denoise import AS_IS, DROPPED, KEPT, PARTLY_KEPT, POST, POST_REST
-from webclean.extract import check_model, classify_page
+from webclean.extract import check_model, classify_page, oversized, within_limits
 from webclean.model import Model, default_model
 from webclean.registry import method
 from webclean.result import Extraction, Status
@@ -71,6 +71,11 @@ class Explanation:
         """The extraction's text: the kept parts, one unit a line."""
         return "\n".join(unit.kept for unit in self.units if unit.kept)
 
+    @classmethod
+    def failed(cls, extraction: Extraction, method: str) -> Explanation:
+        """A page that failed before its units were classified: no units, the reason."""
+        return cls(extraction.status, extraction.error, method, None, ())
+
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
 
@@ -87,6 +92,12 @@ class Explanation:
         return "\n".join(lines)
 
 
+def check_explainable(config: Config) -> None:
+    """Raise ValueError for a method without a classifier: it has no units to explain."""
+    if method(config.method).classifier is None:
+        raise ValueError(f"--explain needs a method with a classifier (svm or paper), not {config.method!r}")
+
+
 def explain(
     html: str | bytes,
     url: str | None = None,
@@ -95,15 +106,18 @@ def explain(
     model: Model | None = None,
     http_charset: str | None = None,
 ) -> Explanation:
-    """The extraction of one page, unit by unit (methods svm and paper only)."""
+    """The extraction of one page, unit by unit (methods svm and paper only), under the
+    same limits as :func:`webclean.extract.extract`."""
     config = config or Config()
-    if method(config.method).classifier is None:
-        raise ValueError(f"--explain needs a method with a classifier (svm or paper), not {config.method!r}")
+    check_explainable(config)
+    refused = oversized(html, config)
+    if refused is not None:
+        return Explanation.failed(refused, config.method)
     model = model or default_model(config.method)
     check_model(model, config)
-    page = classify_page(html, config, model, http_charset, url=url, values=True)
+    page = within_limits(config, lambda: classify_page(html, config, model, http_charset, url=url, values=True))
     if isinstance(page, Extraction):
-        return Explanation(page.status, page.error, config.method, None, ())
+        return Explanation.failed(page, config.method)
     block = page.located.block
     if block is None:
         return Explanation(Status.EMPTY, "no block holds text", config.method, None, ())

@@ -27,7 +27,7 @@ from webclean.line_features import line_units
 from webclean.locate import Block, locate_block
 from webclean.metadata import holds_comment_form, is_forum, is_story, page_metadata
 from webclean.model import Model, ModelError, default_model
-from webclean.parse import ParseError, page_title, parse_html
+from webclean.parse import ParseError, TooManyElements, page_title, parse_html
 from webclean.region import locate_region
 from webclean.registry import MethodSpec, classifier_spec, method
 from webclean.result import Extraction, Status
@@ -51,13 +51,9 @@ def extract(
 
     ``timer`` adds the time of each step to its total (webclean/timing.py)."""
     config = config or _DEFAULT_CONFIG
-    # Bytes for bytes; for text its UTF-8 size, measured only where it could matter.
-    size = len(html)
-    if isinstance(html, str) and size * 4 > config.limits.max_bytes:
-        size = len(html.encode("utf-8", "surrogatepass"))
-    if size > config.limits.max_bytes:
-        reason = f"{size} bytes is over limits.max_bytes = {config.limits.max_bytes}"
-        return Extraction.failed(Status.TOO_LARGE, reason, method=config.method)
+    refused = oversized(html, config)
+    if refused is not None:
+        return refused
     spec = method(config.method)
     if spec.model is not None:
         model = model or default_model(config.method)
@@ -65,12 +61,38 @@ def extract(
     # The page's time limit bounds the page's own work: neither the model nor the
     # language detector, which a process loads on its first page, counts against it;
     # language detection reads a bounded prefix of the text.
+    extraction = within_limits(config, lambda: _extract(html, url, config, spec, model, http_charset, timer))
+    return _with_language(extraction, timer)
+
+
+_Work = TypeVar("_Work")
+
+
+def oversized(html: str | bytes, config: Config) -> Extraction | None:
+    """The Extraction of a page over limits.max_bytes, before any work; None for one within it."""
+    # Bytes for bytes; for text its UTF-8 size, measured only where it could matter.
+    size = len(html)
+    if isinstance(html, str) and size * 4 > config.limits.max_bytes:
+        size = len(html.encode("utf-8", "surrogatepass"))
+    if size > config.limits.max_bytes:
+        reason = f"{size} bytes is over limits.max_bytes = {config.limits.max_bytes}"
+        return Extraction.failed(Status.TOO_LARGE, reason, method=config.method)
+    return None
+
+
+def within_limits(config: Config, work: Callable[[], _Work]) -> _Work | Extraction:
+    """``work()`` on one page under limits.timeout_seconds; the Extraction that says why
+    when it runs out of time or of memory."""
     try:
         with time_limit(config.limits.timeout_seconds):
-            extraction = _extract(html, url, config, spec, model, http_charset, timer)
+            return work()
     except PageTimeout:
         return Extraction.failed(Status.TIMEOUT, f"over limits.timeout_seconds = {config.limits.timeout_seconds}", method=config.method)
-    return _with_language(extraction, timer)
+    except MemoryError:
+        # A worker under a memory cap (spark.executor.pyspark.memory) runs out on a page
+        # that is too large for it: say so, rather than failing the task or "unknown error".
+        reason = "MemoryError: the page needs more memory than the process may use; lower limits.max_bytes or max_elements"
+        return Extraction.failed(Status.TOO_LARGE, reason, method=config.method)
 
 
 def check_model(model: Model, config: Config) -> None:
@@ -278,9 +300,12 @@ def read_page(
         html, encoding = decoded.text if decoded.utf8 is None else decoded.utf8, decoded.encoding
     try:
         with timed(timer, "parse"):
-            root = parse_html(html, max_depth=config.limits.max_depth, noscript=noscript)
+            limits = config.limits
+            root = parse_html(html, max_depth=limits.max_depth, noscript=noscript, max_elements=limits.max_elements)
     except (ParseError, etree.LxmlError) as exc:
         return Extraction.failed(Status.PARSE_ERROR, str(exc) or type(exc).__name__, method=config.method, encoding=encoding)
+    except TooManyElements as exc:
+        return Extraction.failed(Status.TOO_LARGE, str(exc), method=config.method, encoding=encoding)
     with timed(timer, "title"):
         title = page_title(root)
         declared = declared_language(root)

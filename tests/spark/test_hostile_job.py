@@ -58,8 +58,9 @@ def test_hostile_warcs_complete_and_every_record_gives_one_row(spark, tmp_path):
     assert by_url["gzip-body"]["status"] == Status.OK
     assert by_url["pdf-typed"]["status"] == Status.NOT_HTML
     assert by_url["regex-backtracking"]["status"] == Status.OK  # bounded patterns: no backtracking blow-up
-    # A million paragraphs take seconds of Python work: the limit works in Spark's Python workers.
-    assert by_url["tiny-paragraphs"]["status"] == Status.TIMEOUT
+    # A million paragraphs: over limits.max_elements right after the parse, unless the
+    # parse (C code, not interrupted) already outlasted the 1 s limit; no hour of work either way.
+    assert by_url["tiny-paragraphs"]["status"] in (Status.TOO_LARGE, Status.TIMEOUT)
     assert all(r["error"] for r in rows if r["status"] != Status.OK)
     # The duplicated record: two rows, one record ID, two offsets.
     control = [r for r in rows if r["url"] == "http://hostile.test/control-article" and r["source_file"] == str(corpus.warc)]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -163,3 +164,38 @@ def test_parquet_html_may_be_bytes_and_url_may_be_missing(tmp_path):
     items = list(read_input(InputFile(str(path), "parquet"), 1000))
     assert items[0].html == b"<p>x</p>" and items[0].url is None
     assert items[-1] == WarcEnd(str(path), {"parquet": 1})
+
+
+def peak_python_bytes(work) -> tuple[object, int]:
+    """What ``work()`` returns, and the peak of the Python memory it allocated."""
+    tracemalloc.start()
+    try:
+        result = work()
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("gzipped", [False, True], ids=["plain", "gzip"])
+def test_a_jsonl_line_over_the_cap_is_too_large_without_being_read_whole(tmp_path, gzipped):
+    huge = json.dumps({"url": "http://example.test/huge", "html": "<p>" + "x" * 30_000_000}).encode()
+    lines = huge + b"\n" + json.dumps({"url": "http://example.test/small", "html": "<p>small</p>"}).encode() + b"\n"
+    path = tmp_path / ("pages.jsonl.gz" if gzipped else "pages.jsonl")
+    path.write_bytes(gzip.compress(lines, compresslevel=1) if gzipped else lines)
+    del lines
+    items, peak = peak_python_bytes(lambda: list(read_input(InputFile(str(path), "jsonl"), 1_000_000)))
+    big, small, end = items
+    assert (big.status, big.offset, big.length) == (Status.TOO_LARGE, 1, len(huge) + 1) and "max_bytes" in big.error
+    assert (small.status, small.offset, small.html) == (None, 2, "<p>small</p>")
+    assert end == WarcEnd(str(path), {"jsonl": 2})
+    assert peak < 8_000_000  # the 30 MB line was never held whole
+
+
+def test_a_parquet_page_over_the_cap_never_becomes_a_python_string(tmp_path):
+    path = tmp_path / "pages.parquet"
+    pq.write_table(pa.table({"url": ["u0", "u1"], "html": ["<p>" + "x" * 30_000_000, "<p>small</p>"]}), path)
+    items, peak = peak_python_bytes(lambda: list(read_input(InputFile(str(path), "parquet"), 1_000_000)))
+    big, small, _ = items
+    assert (big.url, big.status, big.length, big.html) == ("u0", Status.TOO_LARGE, 30_000_003, "")
+    assert (small.url, small.status, small.html) == ("u1", None, "<p>small</p>")
+    assert peak < 8_000_000

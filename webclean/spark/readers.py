@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from webclean.address import file_uri, page_address
@@ -26,6 +27,12 @@ from webclean.spark.inputs import InputFile, filesystem_for
 from webclean.warc import WarcDamage, WarcEnd, WarcPage, iter_warc, open_input
 
 GZIP_MAGIC = b"\x1f\x8b"
+# A JSON line is read at most this many times limits.max_bytes (plus LINE_SLACK) before it is
+# parsed: its html, escaped as JSON, may be longer than its bytes; a longer line is too_large
+# unparsed, and its rest is skipped in blocks, so a line of any length costs that much memory.
+LINE_FACTOR = 2
+LINE_SLACK = 64 << 10
+SKIP_BLOCK = 1 << 20
 HTML_COLUMN_TYPES = (pa.types.is_string, pa.types.is_large_string, pa.types.is_binary, pa.types.is_large_binary)
 
 
@@ -83,7 +90,7 @@ def _from_warc(path: str, page: WarcPage) -> InputRecord:
     )
 
 
-def _html_records(file: InputFile, max_bytes: int) -> Iterator[InputRecord | WarcEnd]:
+def _html_records(file: InputFile, max_bytes: int) -> Iterator[FileItem]:
     """One page per file, gzipped or not whatever its name; its URL is its canonical link or its own URI."""
     path = file.path
     try:
@@ -103,15 +110,19 @@ def _html_records(file: InputFile, max_bytes: int) -> Iterator[InputRecord | War
     yield WarcEnd(path, {"html": 1})
 
 
-def _jsonl_records(file: InputFile, max_bytes: int) -> Iterator[InputRecord | WarcEnd]:
+def _jsonl_records(file: InputFile, max_bytes: int) -> Iterator[FileItem]:
     path = file.path
     number = records = 0
     try:
         with open_input(path) as raw:
             # pyarrow's streams cannot read lines; a buffered reader over them can.
             lines = gzip.GzipFile(fileobj=raw) if path.endswith(".gz") else io.BufferedReader(raw)  # type: ignore[type-var]
-            for number, line in enumerate(lines, 1):
-                if line.strip():
+            for number, (line, size) in enumerate(bounded_lines(lines, LINE_FACTOR * max_bytes + LINE_SLACK), 1):
+                if line is None:
+                    records += 1
+                    error = f"JSON line of {size} bytes, over {LINE_FACTOR} x limits.max_bytes = {max_bytes}: not parsed"
+                    yield InputRecord(path, "jsonl", number, None, "", size, status=Status.TOO_LARGE, error=error)
+                elif line.strip():
                     records += 1
                     yield _jsonl_record(path, number, line, max_bytes)
     except (OSError, EOFError, zlib.error) as exc:
@@ -119,6 +130,22 @@ def _jsonl_records(file: InputFile, max_bytes: int) -> Iterator[InputRecord | Wa
         yield WarcEnd(path, {"jsonl": records}, offset=number + 1, error=f"{type(exc).__name__}: {exc}")
         return
     yield WarcEnd(path, {"jsonl": records})
+
+
+def bounded_lines(stream: Any, limit: int) -> Iterator[tuple[bytes | None, int]]:
+    """Each line of ``stream`` with its size in bytes; None for a line over ``limit`` bytes,
+    whose rest is read in blocks and dropped, so that no line is held whole past the limit."""
+    while line := stream.readline(limit + 1):
+        if len(line) <= limit or line.endswith(b"\n"):
+            yield line, len(line)
+            continue
+        size = len(line)
+        del line
+        while block := stream.readline(SKIP_BLOCK):
+            size += len(block)
+            if block.endswith(b"\n"):
+                break
+        yield None, size
 
 
 def _jsonl_record(path: str, number: int, line: bytes, max_bytes: int) -> InputRecord:
@@ -134,7 +161,7 @@ def _jsonl_record(path: str, number: int, line: bytes, max_bytes: int) -> InputR
     return _text_record(path, "jsonl", number, url, row["html"], max_bytes)
 
 
-def _parquet_records(file: InputFile, max_bytes: int) -> Iterator[InputRecord | WarcEnd]:
+def _parquet_records(file: InputFile, max_bytes: int) -> Iterator[FileItem]:
     path = file.path
     number = 0
     try:
@@ -151,8 +178,15 @@ def _parquet_records(file: InputFile, max_bytes: int) -> Iterator[InputRecord | 
                 return
             for batch in table.iter_batches(batch_size=64, columns=columns):
                 urls = batch.column("url").to_pylist() if "url" in columns else [None] * batch.num_rows
-                for url, html in zip(urls, batch.column("html").to_pylist()):
-                    yield _text_record(path, "parquet", number, _url(url), html or "", max_bytes)
+                pages = batch.column("html")
+                # The sizes first, in Arrow: a page over the cap never becomes a Python string.
+                sizes = pc.fill_null(pc.binary_length(pages), 0).to_pylist()
+                for row, (url, size) in enumerate(zip(urls, sizes)):
+                    if size > max_bytes:
+                        error = f"page over limits.max_bytes = {max_bytes}"
+                        yield InputRecord(path, "parquet", number, _url(url), "", size, status=Status.TOO_LARGE, error=error)
+                    else:
+                        yield _text_record(path, "parquet", number, _url(url), pages[row].as_py() or "", max_bytes)
                     number += 1
     except (OSError, pa.ArrowException) as exc:
         yield WarcEnd(path, {"parquet": number}, offset=number, error=f"{type(exc).__name__}: {exc}")
