@@ -34,7 +34,7 @@ from webclean.model import ModelError  # noqa: E402
 from webclean.policy import ERROR_STATUSES, EXIT_OK, EXIT_POLICY, FailurePolicy  # noqa: E402
 from webclean.spark.extract_job import ExtractJob, run_extract  # noqa: E402
 from webclean.spark.inputs import INPUT_FORMATS, InputError  # noqa: E402
-from webclean.spark.job import Job  # noqa: E402
+from webclean.spark.job import Job, share  # noqa: E402
 
 INPUT_SCHEMA = """\
 input formats (auto: by the name's ending; other files of folders and globs are
@@ -52,13 +52,6 @@ skipped, logged and counted in the summary's files_skipped):
 
 # A wrong argument is reported in one line, before or instead of the job.
 JOB = Job("extract", usage_errors=(ConfigError, InputError, ModelError))
-
-
-def share(text: str) -> float:
-    value = float(text)
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"a share lies in [0, 1], not {text}")
-    return value
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

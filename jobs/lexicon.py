@@ -33,8 +33,9 @@ from webclean.model import Model, ModelError, load_model, save_model  # noqa: E4
 from webclean.policy import EXIT_OK, EXIT_POLICY  # noqa: E402
 from webclean.registry import svm_methods  # noqa: E402
 from webclean.spark.inputs import InputError, InputFile, list_inputs  # noqa: E402
-from webclean.spark.job import Job, input_names  # noqa: E402
+from webclean.spark.job import Job, add_rejected_share, input_names  # noqa: E402
 from webclean.spark.lexicon_job import LexiconChanges, rebuild_lexicon, write_lexicon_changes  # noqa: E402
+from webclean.spark.train_job import check_training_input  # noqa: E402
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -62,17 +63,23 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--min-pages", type=int, default=MIN_PAGES, metavar="N",
         help="refuse a lexicon counted on fewer pages with a located block (default: %(default)s)",
     )  # fmt: skip
-    parser.add_argument("--force", action="store_true", help="write the lexicon even below --min-pages")
+    parser.add_argument("--force", action="store_true", help="write the lexicon even below --min-pages (never from no page)")
+    add_rejected_share(parser)
     return parser.parse_args(argv)
 
 
 def run(spark: SparkSession, args: argparse.Namespace, model: Model, files: Sequence[InputFile]) -> LexiconChanges:
-    """The job on a session: rebuild, check, save the new model and the changes beside it."""
+    """The job on a session: check the input, rebuild, check, save the new model and the changes beside it."""
+    checked = check_training_input(spark, files, args.max_rejected_share)
+    if checked.rejected:
+        JOB.say("warning", f"{sum(checked.rejected.values())} of {checked.rows} rows rejected: {checked.rejected}")
     new, changes = rebuild_lexicon(spark, files, model, refit=args.refit, sources=input_names(args.input))
     pages = int(new.metadata["report"]["pages_with_block"])
     warning = shrink_warning(changes)
     if warning:
         JOB.say("warning", warning)
+    if pages == 0:  # --force or not: a lexicon of no page is no lexicon
+        raise LexiconRefused(f"no page with a located block: the lexicon would go from {changes.words_before} words to none")
     if pages < args.min_pages and not args.force:
         raise LexiconRefused(
             f"{pages} pages with a located block give a lexicon of {changes.words_after} words "

@@ -29,11 +29,11 @@ from webclean.model import save_model  # noqa: E402
 from webclean.policy import EXIT_OK  # noqa: E402
 from webclean.registry import svm_methods  # noqa: E402
 from webclean.spark.inputs import InputError, list_inputs  # noqa: E402
-from webclean.spark.job import Job, input_names  # noqa: E402
-from webclean.spark.train_job import train_on_spark  # noqa: E402
+from webclean.spark.job import Job, add_rejected_share, input_names  # noqa: E402
+from webclean.spark.train_job import check_training_input, train_on_spark  # noqa: E402
 
 # A wrong argument, before the job, or pages that cannot train a model (DataError, raised
-# on the driver: too few labelled units): reported in one line.
+# on the driver: rows that do not fit the schema, too few labelled units): reported in one line.
 JOB = Job("train", usage_errors=(ConfigError, InputError, DataError))
 # The methods trained here: those with a noise lexicon and an SVM.
 SVM_METHODS = svm_methods()
@@ -45,7 +45,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--config", metavar="FILE", help="TOML configuration, e.g. conf/webclean.toml")
     parser.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE", help="override one setting")
     parser.add_argument("--method", choices=SVM_METHODS, help="the method to train for (default: the config's)")
+    add_rejected_share(parser)
     return parser.parse_args(argv)
+
 
 
 def svm_config(args: argparse.Namespace) -> Config:
@@ -64,10 +66,11 @@ def train(args: argparse.Namespace) -> int:
     config = svm_config(args)
     files = list_inputs(args.input, "jsonl")
     with JOB.session() as spark:
+        checked = check_training_input(spark, files, args.max_rejected_share)
         model, report = train_on_spark(spark, files, config, input_names(args.input))
     save_model(model, args.output)
     seconds = round(time.monotonic() - started, 1)
-    print(json.dumps({"output": str(args.output), "seconds": seconds, **report.to_dict()}, indent=1))
+    print(json.dumps({"output": str(args.output), "seconds": seconds, **report.to_dict(), **checked.to_dict()}, indent=1))
     return EXIT_OK
 
 

@@ -182,7 +182,8 @@ def test_train_job_through_spark_submit_gives_a_model_extract_takes(spark, tmp_p
     printed = json.loads("\n".join(lines[lines.index("{") :]))
     model = webclean.load_model(out)
     assert model.metadata["trained_on"] == ["a.jsonl.gz", "b.jsonl.gz"]
-    assert model.metadata["report"] == {k: v for k, v in printed.items() if k not in ("output", "seconds")}
+    assert model.metadata["report"] == {k: v for k, v in printed.items() if k not in ("output", "seconds", "input_rows", "rejected_rows")}
+    assert (printed["input_rows"], printed["rejected_rows"]) == (14, {})
     assert model.metadata["report"]["lexicon_words"] == len(model.lexicon.words) > 3
     assert model.config == small_config("svm")
 
@@ -259,3 +260,53 @@ def test_lexicon_job_refuses_a_lexicon_from_fewer_pages_than_its_minimum(spark, 
     assert not (tmp_path / "refused").exists()
     changes, new = run_lexicon_job(spark, pages["b"], model_a, tmp_path / "forced", "--force")
     assert len(new.lexicon.words) == changes.words_after
+
+
+# ---------------------------------------------------------------- malformed input
+
+
+def test_malformed_rows_are_counted_and_past_the_share_stop_the_job_in_one_line(spark, tmp_path, pages):
+    from webclean.datasets import DataError
+    from webclean.spark.train_job import check_training_input
+
+    bad = tmp_path / "bad.jsonl.gz"
+    rows = [json.dumps(synthetic_page("a", n)) for n in range(3)] + ['{"html": "<p>x</p>", "text": null}', "[1]"]
+    bad.write_bytes(gzip.compress("\n".join(rows).encode() + b"\n"))
+    files = list_inputs([str(pages["a"]), str(bad)], "jsonl")
+    with pytest.raises(DataError, match=rf"^{bad}:4: text is null; 2 of 13 rows rejected"):
+        check_training_input(spark, files)
+    report = check_training_input(spark, files, 0.2)
+    assert report.rejected == {"text is null": 1, "not a JSON object": 1} and report.rows == 13
+    # The rows left out are those counted: the model is the one of the good rows alone.
+    good = tmp_path / "good.jsonl.gz"
+    good.write_bytes(gzip.compress("\n".join(rows[:3]).encode() + b"\n"))
+    model, _ = train_on_spark(spark, files, small_config())
+    expected, _ = train_on_spark(spark, list_inputs([str(pages["a"]), str(good)], "jsonl"), small_config())
+    assert model.lexicon == expected.lexicon
+
+
+def test_train_job_exits_2_with_one_line_on_a_malformed_row(tmp_path, pages):
+    bad = tmp_path / "bad.jsonl.gz"
+    bad.write_bytes(gzip.compress(json.dumps({"html": "<p>x</p>", "text": 42}).encode() + b"\n"))
+    command = [sys.executable, "jobs/train.py", "--input", str(pages["a"]), str(bad), "--output", str(tmp_path / "m")]
+    env = {**os.environ, "PYSPARK_PYTHON": sys.executable, "SPARK_CONF_DIR": str(REPO / "conf")}
+    result = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 2, result.stderr[-3000:]
+    said = [line for line in result.stderr.splitlines() if line.startswith("train: ")]
+    assert said == [f"train: error: {bad}:1: text is not a string; 1 of 9 rows rejected (text is not a string: 1), over --max-rejected-share 0.0"]
+    assert "Traceback" not in result.stderr and not (tmp_path / "m").exists()
+
+
+def test_lexicon_job_refuses_an_input_without_a_page_even_with_force(spark, tmp_path, model_a):
+    from webclean.datasets import DataError
+
+    empty = tmp_path / "empty.jsonl.gz"
+    empty.write_bytes(b"")
+    with pytest.raises(DataError, match="no page to train on"):
+        run_lexicon_job(spark, empty, model_a, tmp_path / "from-nothing", "--force")
+    blank = tmp_path / "blank.jsonl.gz"  # rows that fit the schema, but no page has a block of text
+    blank.write_bytes(gzip.compress(b'{"html": "<html><body></body></html>", "text": ""}\n'))
+    job = load_job("lexicon")
+    with pytest.raises(job.LexiconRefused, match="no page with a located block"):
+        run_lexicon_job(spark, blank, model_a, tmp_path / "from-blank", "--force")
+    assert not (tmp_path / "from-nothing").exists() and not (tmp_path / "from-blank").exists()

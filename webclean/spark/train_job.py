@@ -11,8 +11,6 @@ same input. The lexicon job (webclean.spark.lexicon_job) labels and counts the s
 
 from __future__ import annotations
 
-import gzip
-import io
 import logging
 import math
 from collections import Counter
@@ -27,12 +25,13 @@ from pyspark import RDD, Broadcast, StorageLevel
 from pyspark.sql import SparkSession
 
 from webclean.config import Config
-from webclean.datasets import Page, gold_page
+from webclean.datasets import Page
 from webclean.features import feature_matrix
 from webclean.lexicon import LineCounts, NoiseLexicon, TermCounts, build_lexicon, is_stopword_candidate, line_keys
 from webclean.model import Model
 from webclean.registry import classifier_spec
 from webclean.spark.inputs import InputFile
+from webclean.spark.training_rows import InputReport, check_file, judge_input, training_rows
 from webclean.tokenize import special_marks, words
 from webclean.training import (
     CONTENT,
@@ -47,7 +46,6 @@ from webclean.training import (
     training_units,
     with_metadata,
 )
-from webclean.warc import open_input
 
 # The glue logs under one name, whichever of its modules speaks.
 log = logging.getLogger("webclean.spark")
@@ -59,17 +57,24 @@ WORD, MARK = "word", "mark"
 TRAIN_SLICE_BYTES = 8 << 20
 
 
+def check_training_input(spark: SparkSession, files: Sequence[InputFile], max_rejected_share: float = 0.0) -> InputReport:
+    """Every row of ``files`` checked against the schema (training_rows), a file a task,
+    before any page is parsed; DataError, in one line, past ``max_rejected_share``."""
+    paths = [f.path for f in files]
+    checks = spark.sparkContext.parallelize(paths, len(paths)).map(check_file).collect()
+    report = judge_input(checks, max_rejected_share)
+    if report.rejected:
+        log.warning("training input: %d of %d rows rejected: %s", sum(report.rejected.values()), report.rows, report.rejected)
+    return report
+
+
 def read_training_file(index: int, path: str) -> Iterator[tuple[PageKey, Page]]:
-    """The pages of one JSON Lines file of pages with gold, as datasets.read_pages reads them."""
+    """The pages of one JSON Lines file of pages with gold, as datasets.read_pages reads
+    them; the rows that check_training_input rejected (and counted) are left out."""
     source = PurePosixPath(path).name.split(".")[0]
-    with open_input(path) as raw:
-        # pyarrow's streams cannot read lines; a buffered reader over them can.
-        lines = gzip.GzipFile(fileobj=raw) if path.endswith(".gz") else io.BufferedReader(raw)  # type: ignore[type-var]
-        for number, line in enumerate(lines, 1):
-            # Training data is curated: a bad line fails the job, as it fails `webclean train`.
-            page = gold_page(line, f"{path}:{number}", source)
-            if page is not None:
-                yield (index, number), page
+    for number, row, _ in training_rows(path):
+        if row is not None:
+            yield (index, number), Page.from_json(row, source=source)
 
 
 def labelled_pages(spark: SparkSession, files: Sequence[InputFile], config: Config) -> RDD:
