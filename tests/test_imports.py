@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import ast
+import importlib.metadata
+import re
 import subprocess
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
 
 REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "webclean"
@@ -131,3 +139,46 @@ def test_the_graph_counts_imports_inside_functions_and_for_type_checking():
     assert _imports(source, "webclean.a", False, modules) == {"webclean.b", "webclean.c", "webclean.d", "webclean.pkg.e"}
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
+
+
+
+def _module_level_imports(statements: list[ast.stmt]) -> Iterator[str]:
+    """The top-level names imported by a module's own statements, in its ifs and trys
+    too (``tomli`` before Python 3.11), not in its functions: those import on demand."""
+    for node in statements:
+        if isinstance(node, ast.Import):
+            yield from (alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.module.split(".")[0]
+        elif isinstance(node, ast.If | ast.Try):
+            for block in (node.body, node.orelse, getattr(node, "finalbody", []), *(h.body for h in getattr(node, "handlers", []))):
+                yield from _module_level_imports(block)
+
+
+def _distribution(requirement: str) -> str:
+    return re.split(r"[<>=!~;\s\[]", requirement, maxsplit=1)[0].lower().replace("_", "-")
+
+
+def test_the_library_declares_what_it_imports_and_nothing_else():
+    """What a module of the library (the Spark glue aside) imports when it is loaded is a
+    core dependency, and every core dependency is imported somewhere (some on demand,
+    inside functions): no beautifulsoup4 that nothing imports, no warcio that only an
+    extra installs. Imports inside functions may name an extra's package (pyarrow, for
+    a remote WARC)."""
+    distributions = importlib.metadata.packages_distributions()
+
+    def names(modules: Iterable[str]) -> set[str]:
+        third_party = {m for m in modules if m not in sys.stdlib_module_names and m not in ("webclean", "__future__")}
+        return {distributions.get(m, [m])[0].lower().replace("_", "-") for m in third_party}
+
+    loaded: set[str] = set()
+    anywhere: set[str] = set()
+    for path in (REPO / "webclean").rglob("*.py"):
+        if "spark" in path.relative_to(REPO / "webclean").parts:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        loaded |= names(_module_level_imports(tree.body))
+        anywhere |= names(_module_level_imports([node for node in ast.walk(tree) if isinstance(node, ast.Import | ast.ImportFrom)]))
+    declared = {_distribution(r) for r in tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]}
+    assert loaded <= declared, loaded - declared
+    assert declared <= anywhere, declared - anywhere

@@ -75,3 +75,32 @@ def test_make_extract_exits_2_and_names_the_jobs_code(tmp_path, venv):
     assert seen["args"] == [
         "jobs/extract.py", "--input", "crawl/a.warc.gz", "--output", "out", "--run-date", "2026-11-30", "--fail-on-file-errors",
     ]  # fmt: skip
+
+
+# Stands for spark-submit running a Python driver as PythonRunner does: the driver's
+# stderr merged into spark-submit's stdout.
+FAKE_PYTHON_RUNNER = """#!{python}
+import subprocess, sys
+
+driver = '''
+import sys
+from webclean.spark.job import route_stderr
+route_stderr()
+print("the report")
+print("extract: failed: 1 input file could not be read to the end", file=sys.stderr)
+raise RuntimeError("a crash")
+'''
+sys.exit(subprocess.run([sys.executable, "-c", driver], stderr=subprocess.STDOUT).returncode)
+"""
+
+
+def test_the_drivers_errors_and_traceback_reach_stderr_and_its_report_stdout(tmp_path, venv):
+    pytest.importorskip("pyspark")
+    fake = venv / "bin" / "spark-submit"
+    fake.write_text(FAKE_PYTHON_RUNNER.format(python=sys.executable), encoding="utf-8")
+    env = environment(tmp_path, 0, WEBCLEAN_VENV=str(venv))
+    done = subprocess.run(["scripts/submit", "jobs/extract.py"], cwd=REPO, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stdout == "the report\n"
+    assert done.stderr.startswith("extract: failed: 1 input file could not be read to the end\nTraceback")
+    assert done.stderr.rstrip().endswith("RuntimeError: a crash")

@@ -415,3 +415,17 @@ def test_gzip_members_cut_inside_records_are_read_as_one_stream():
     assert end.complete
     assert [p.url for p in pages] == ["http://example.com/"]
     assert pages[0].body.rstrip().endswith(b"</html>")
+
+
+def test_warcio_writes_nothing_to_stderr_or_the_log(sample, capfd, caplog):
+    full, _ = sample
+    start = full[20].offset
+    damaged = garble(SAMPLE.read_bytes(), start + 20, start + 60)
+    plain = gzip.decompress(SAMPLE.read_bytes())
+    at = read(io.BytesIO(plain))[0][30].offset
+    shifted = plain[:at] + b"garbage\r\n" + plain[at:]  # as after a Content-Length gone wrong
+    with caplog.at_level("DEBUG"):
+        for source in (io.BytesIO(damaged), io.BytesIO(shifted), str(WARCIO / "example-space-in-target-uri.warc.gz")):
+            list(iter_warc(source))
+    assert capfd.readouterr().err == ""
+    assert not [r for r in caplog.records if r.name.startswith("warcio")]

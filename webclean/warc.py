@@ -126,10 +126,25 @@ WarcItem: TypeAlias = WarcPage | WarcDamage | WarcEnd
 class _RecordLoader(ArcWarcRecordLoader):
     """warcio's record loader, which reads a record without WARC-Target-URI as it reads
     one whose address is http: (a response's block as an HTTP message, as crawlers write
-    it) where warcio's own fails on the missing address and the rest of the file is lost."""
+    it) where warcio's own fails on the missing address and the rest of the file is lost.
+    warcio's messages on stderr and in its log all become values here (WarcDamage, WarcEnd)
+    or go: this loader, _Archive and StrictReader write none."""
 
     def load_http_headers(self, rec_type: str, uri: str | None, stream: Any, length: int | None) -> Any:
         return super().load_http_headers(rec_type, "http:" if uri is None else uri, stream, length)
+
+    def _ensure_target_uri_format(self, rec_headers: StatusAndHeaders) -> str | None:
+        """warcio's own repair of a WARC-Target-URI (Wget's <...>, spaces encoded), without the
+        warning it logs for every such record: a crawl of them filled the log with
+        "Replacing spaces in invalid WARC-Target-URI", and the encoded URI is the page's url."""
+        uri = rec_headers.get_header("WARC-Target-URI")
+        if uri is not None and uri.startswith("<") and uri.endswith(">"):
+            uri = uri[1:-1]
+            rec_headers.replace_header("WARC-Target-URI", uri)
+        if uri is not None and " " in uri:
+            uri = uri.replace(" ", "%20")
+            rec_headers.replace_header("WARC-Target-URI", uri)
+        return uri
 
 
 class _Archive(ArchiveIterator):

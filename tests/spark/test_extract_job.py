@@ -427,8 +427,9 @@ def test_submit_runs_without_the_venv_on_path_and_exits_3_when_the_run_fails(tmp
     ]  # fmt: skip
     result = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=400)
     assert result.returncode == EXIT_POLICY, result.stderr[-3000:]
-    # spark-submit sends the driver's stderr to its stdout.
-    assert "extract: failed: 1 input file could not be read to the end" in result.stdout
+    # The driver's stderr reaches stderr (spark-submit alone merges it into its stdout).
+    assert "extract: failed: 1 input file could not be read to the end" in result.stderr
+    assert "extract: failed" not in result.stdout and "run: FAILED" in result.stdout
     summary = json.loads(Path(summary_path(str(out), RUN_DATE)).read_text(encoding="utf-8"))
     assert not summary["passed"] and summary["pages_by_status"][TRUNCATED] == 1
     assert summary["fail_on_file_errors"] and len(summary["files_with_errors"]) == 1

@@ -8,6 +8,7 @@ function that does its work.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -37,6 +38,7 @@ class Job:
 
     def run(self, work: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
         """The exit code of ``work``, or EXIT_USAGE with one line when it raises a usage error."""
+        route_stderr()
         configure_logging()
         try:
             return work(args)
@@ -56,6 +58,26 @@ class Job:
     def say(self, verdict: str, message: object) -> None:
         """One line on stderr: ``extract: error: ...``, ``extract: failed: ...``, ``lexicon: refused: ...``."""
         print(f"{self.name}: {verdict}: {message}", file=sys.stderr)
+
+
+# Where scripts/submit reads the driver's stderr (a named pipe it copies to its own stderr).
+STDERR_VARIABLE = "WEBCLEAN_STDERR"
+
+
+def route_stderr() -> None:
+    """Send this process's stderr where scripts/submit reads it, when it says so.
+
+    spark-submit runs a Python driver with its stderr merged into spark-submit's stdout,
+    so that the log, the one-line errors and a crash's traceback would reach stdout: the
+    driver's file descriptor 2 is pointed at the pipe instead, for Python and C alike.
+    """
+    target = os.environ.get(STDERR_VARIABLE)
+    if not target:
+        return
+    sys.stderr.flush()
+    descriptor = os.open(target, os.O_WRONLY)
+    os.dup2(descriptor, 2)
+    os.close(descriptor)
 
 
 def input_names(paths: Sequence[str]) -> list[str]:
