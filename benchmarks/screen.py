@@ -7,15 +7,15 @@
 For each seed (``classifier.random_state``) it trains the models of
 ``webclean evaluate --leave-one-set-out`` (each set scored by a model that never saw
 it), locates every scored page once as ``webclean.extract`` does
-(``extract.classify_page``) and keeps its units and its title. A variant then
-decides the units again, with one pass of method svm's ``smoothing`` (webclean/registry.py) left out
+(``extract.classify_page``) and keeps its units. A variant then
+decides the units again, with one pass of method svm's ``passes`` (webclean/registry.py) left out
 (``without:<pass>``), without keeping whole a long unit the noise filter drops
 (``without:keep_whole``), or without a thread's post decisions: all of them
 (``without:posts``), the posts' texts kept as such (``without:post_texts``) or the
 rest of their records dropped as such (``without:post_panels``); ``baseline`` is the method as it is, and reproduces the
 leave-one-set-out figures. A change to Step 1, the features or the training must be
-measured with the leave-one-set-out run itself (docs/quality.md, "What the method adds
-to the paper").
+measured with the leave-one-set-out run itself (docs/quality.md, "How it is
+measured").
 
 Prints, per variant, the mean over the seeds of each set's figure (token F1 for the
 full-gold sets, snippet F1 for a snippet set), its difference to the baseline, and the
@@ -30,8 +30,10 @@ import statistics
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+
+from lxml import etree
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -57,25 +59,26 @@ class Outcome:
 
     page: Page
     units: list[Unit]
-    title: str
     model: Model
-    story: bool  # whether the page says it is one story (metadata.is_story), for the pass items
+    block: etree._Element | None = None  # the located block's element
+    story: bool = True  # whether the page says it is one story (metadata.is_story), for the pass items
 
 
 @dataclass(frozen=True)
 class Variant:
-    """How the units are decided: the smoothing passes, whether a long unit is kept
+    """How the units are decided: the passes, whether a long unit is kept
     whole, whether the posts of a thread keep their own decisions."""
 
-    passes: tuple[str, ...] = SPEC.smoothing
+    passes: tuple[str, ...] = SPEC.passes
     whole: bool = SPEC.keep_whole
     posts: str = "both"  # the post decisions taken: "both", "keep" (texts only), "drop" (panels only), "none"
+    threshold: float = 0.0  # the decision value above which a line is content (denoise.threshold)
 
 
 def variants() -> dict[str, Variant]:
     found = {"baseline": Variant()}
-    for name in SPEC.smoothing:
-        found[f"without:{name}"] = Variant(passes=tuple(p for p in SPEC.smoothing if p != name))
+    for name in SPEC.passes:
+        found[f"without:{name}"] = Variant(passes=tuple(p for p in SPEC.passes if p != name))
     found["without:keep_whole"] = Variant(whole=False)
     found["without:posts"] = Variant(posts="none")
     found["without:post_texts"] = Variant(posts="drop")
@@ -89,12 +92,16 @@ VARIANTS = variants()
 
 def variant(name: str) -> Variant:
     """A variant of VARIANTS, or ``only:<pass>+<pass>…``: the passes named alone, in
-    the spec's order (``only:`` runs none); KeyError for another name."""
+    the spec's order (``only:`` runs none), either with ``@<threshold>`` after it (the
+    decision value above which a line is content); KeyError for another name."""
+    name, at, threshold = name.partition("@")
+    if at:
+        return replace(variant(name), threshold=float(threshold))
     kind, colon, names = name.partition(":")
     if colon and kind == "only":
         named = set(filter(None, names.split("+")))
-        if named <= set(SPEC.smoothing):
-            return Variant(passes=tuple(p for p in SPEC.smoothing if p in named))
+        if named <= set(SPEC.passes):
+            return Variant(passes=tuple(p for p in SPEC.passes if p in named))
     return VARIANTS[name]
 
 
@@ -104,10 +111,11 @@ def kept_text(outcome: Outcome, variant: Variant, config: Config) -> str:
         taken = {"keep": 1, "drop": -1, "none": None}[variant.posts]
         units = [unit if unit.post == taken else unit._replace(post=0) for unit in units]
     model = outcome.model
-    passes = page_passes(variant.passes, config, outcome.page.url)  # a forum's page runs its own passes
+    passes = page_passes(variant.passes, config, outcome.page.url, outcome.block)  # a forum's page runs its own passes
+    settings = replace(config.denoise, threshold=variant.threshold)
     decisions = denoise(
-        units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, passes, outcome.title, variant.whole,
-        story=lambda: outcome.story,
+        units, model.lexicon, model.svm, settings, model.feature_set, passes, variant.whole,
+        items_settings=config.items, story=lambda: outcome.story,
     )  # fmt: skip
     return "\n".join(decision.text for decision in decisions if decision.text)
 
@@ -117,9 +125,10 @@ def _outcome(page: Page, config: Config, model: Model) -> Outcome:
     reading without scripts included)."""
     classified = classify_page(page.html, config, model, url=page.url)
     if isinstance(classified, Extraction):
-        return Outcome(page, [], "", model, story=False)
+        return Outcome(page, [], model)
     located = classified.located
-    return Outcome(page, located.units, located.title, model, story=located.story())
+    block = None if located.block is None else located.block.element
+    return Outcome(page, located.units, model, block, located.story())
 
 
 def outcomes(paths: Sequence[str], seed: int) -> list[Outcome]:

@@ -11,21 +11,7 @@ import pytest
 from webclean.classifier import SVMParams
 from webclean.cli import main
 from webclean.config import Config
-from webclean.explain import (
-    AS_IS,
-    CREDIT,
-    DROPPED,
-    EMPTY_LABEL,
-    FURNITURE,
-    KEPT,
-    LINK_RUN,
-    NOTICE,
-    PARTLY_KEPT,
-    POST,
-    POST_REST,
-    UNSURE_TAIL,
-    explain,
-)  # fmt: skip
+from webclean.explain import AS_IS, DROPPED, FURNITURE, KEPT, PARTLY_KEPT, POST, POST_REST, REPEAT, explain
 from webclean.extract import extract
 from webclean.features import SVM_WIDTHS
 from webclean.lexicon import NoiseLexicon
@@ -49,7 +35,7 @@ def test_each_outcome_comes_with_its_decision():
     explanation = explain(BLOG.read_bytes())
     by_text = {unit.text: unit for unit in explanation.units}
     share = by_text["Facebook"]
-    assert share.outcome == LINK_RUN and share.decision is None and share.kept == ""
+    assert share.outcome == DROPPED and share.decision < 0 and share.kept == ""
     story = next(u for u in explanation.units if u.text.startswith("The rear wheel of the old touring bike"))
     assert story.outcome == KEPT and story.decision > 0 and story.kept == story.text and story.region == "block"
     reply = by_text["Leave a Reply"]  # the comment form's heading
@@ -76,15 +62,6 @@ def test_a_threads_posts_and_the_rest_of_their_records_are_told_apart():
     assert not any(u.outcome in (POST, POST_REST) for u in explain(BLOG.read_bytes()).units)
 
 
-def test_a_credit_line_is_told_apart_and_dropped():
-    body = "本报讯 记者从市环保局获悉，今年以来全市空气质量优良天数比例同比提高了五个百分点，细颗粒物浓度继续下降。"
-    html = f"<html><body><div><p>{body}</p><p>{body}</p><p>（责任编辑：张三）</p></div></body></html>"
-    explanation = explain(html)
-    credit = next(u for u in explanation.units if "责任编辑" in u.text)
-    assert credit.outcome == CREDIT and credit.kept == ""
-    assert "责任编辑" not in explanation.text and explanation.text == extract(html).text
-
-
 def _keep_all_model(decision: float = 1.0) -> Model:
     """Method svm's features, an SVM that calls every unit content, at this decision."""
     width = SVM_WIDTHS["rich"]
@@ -92,33 +69,26 @@ def _keep_all_model(decision: float = 1.0) -> Model:
     return Model(NoiseLexicon(words={}, marks={}), svm, Config(method="svm"), "rich")
 
 
-def test_an_empty_label_is_told_apart_and_dropped():
-    body = "The council met on Monday to discuss the new bridge over the river, and voted to fund it in full."
-    html = f"<html><body><div><p>{body}</p><p>Ingredients:</p><p>{body}</p><p>Last modified:</p></div></body></html>"
+def test_a_passage_shown_twice_is_told_apart_and_dropped():
+    description = "A wheel thrown mug with a matte speckled finish and a clear glazed interior."
+    care = "Suitable for dishwashers and microwave ovens; avoid rapid heating and cooling."
+    html = (
+        f"<html><body><div class='product'><h1>White speckle mug</h1><p>{description}</p><p>{care}</p></div>"
+        f"<div class='tabs'><div class='tab'><p>{description}</p><p>{care}</p></div></div></body></html>"
+    )
     model = _keep_all_model()
     explanation = explain(html, model=model)
-    outcomes = {unit.text: unit.outcome for unit in explanation.units}
-    # A label over a kept line stays; one that ends the text labels nothing kept.
-    assert outcomes == {body: KEPT, "Ingredients:": KEPT, "Last modified:": EMPTY_LABEL}
-    assert explanation.text == extract(html, model=model).text == f"{body}\nIngredients:\n{body}"
+    assert [unit.outcome for unit in explanation.units] == [KEPT, KEPT, KEPT, REPEAT, REPEAT]
+    assert explanation.text == extract(html, model=model).text == f"White speckle mug\n{description}\n{care}"
 
 
-def test_a_notice_is_told_apart_and_dropped():
+def test_a_line_of_the_pages_furniture_is_told_apart_and_dropped():
     body = "The council met on Monday to discuss the new bridge over the river, and voted to fund it in full."
-    html = f"<html><body><div><p>{body}</p><p>Sign up for our newsletter</p><p>{body}</p></div></body></html>"
+    html = f"<html><body><div><p>{body}</p><p>{body}</p><footer><p>About the paper and its staff</p></footer></div></body></html>"
     model = _keep_all_model()
     outcomes = {unit.text: unit.outcome for unit in explain(html, model=model).units}
-    assert outcomes == {body: KEPT, "Sign up for our newsletter": NOTICE}
+    assert outcomes == {body: KEPT, "About the paper and its staff": FURNITURE}
     assert extract(html, model=model).text == f"{body}\n{body}"
-
-
-def test_an_unsure_line_of_the_tail_is_told_apart_and_dropped():
-    body = " ".join(["The council met on Monday to discuss the new bridge over the river, and voted to fund it."] * 2)
-    html = f"<html><body><div><p>{body}</p><p>Thanks to our newsroom</p><p>本报记者 张三</p></div></body></html>"
-    model = _keep_all_model(decision=0.5)
-    outcomes = {unit.text: unit.outcome for unit in explain(html, model=model).units}
-    assert outcomes == {body: KEPT, "Thanks to our newsroom": UNSURE_TAIL, "本报记者 张三": KEPT}
-    assert extract(html, model=model).text == f"{body}\n本报记者 张三"
 
 
 def test_the_noise_filter_and_table_cells_are_told_apart():
@@ -153,11 +123,11 @@ def test_the_command_prints_a_table_or_json(capsys):
     assert main(["extract", "--explain", str(BLOG)]) == 0
     table = capsys.readouterr().out.splitlines()
     assert table[0].startswith("method svm · status ok · block /html/body/")
-    assert any(line.startswith("link run") and "Facebook" in line for line in table)
+    assert any(line.startswith("dropped") and "Facebook" in line for line in table)
     assert main(["extract", "--explain", "--json", str(BLOG), str(BLOG)]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert len(rows) == 2 and rows[0]["source_file"] == str(BLOG)
-    assert {KEPT, DROPPED, LINK_RUN} <= {unit["outcome"] for unit in rows[0]["units"]}
+    assert {KEPT, DROPPED} <= {unit["outcome"] for unit in rows[0]["units"]}
     # The post's "Previous post / Next post" links are a <nav>, the page's furniture:
     # dropped by the classifier, or by the furniture pass where the classifier keeps them.
     (links,) = [unit for unit in rows[0]["units"] if unit["text"].startswith("Previous post:")]

@@ -1,4 +1,5 @@
 from collections import Counter
+from dataclasses import replace
 
 from webclean.config import LexiconConfig
 from webclean.lexicon import (
@@ -154,12 +155,14 @@ def _line_counts(noise_sites: int) -> LineCounts:
 
 
 def test_line_keys_enter_the_line_lexicon_when_noise_on_enough_sites():
-    config = LexiconConfig(alpha=0.8, min_count=3, line_sites=3)
+    config = LexiconConfig(alpha=0.8, min_count=3, line_alpha=0.8, line_sites=3)
     lines = build_line_lexicon(_line_counts(3), config)
     assert lines["=share this article"] == 3.0  # n = 3, h = 0
     # "photo" opens three noise lines and one of content: p = 0.75 < 0.8
     assert "1<photo" not in lines
     assert "2<photo agency" in lines
+    # The line lexicon's own alpha, not the words': at 0.7 "photo" enters, weighed n / (h + 1).
+    assert build_line_lexicon(_line_counts(3), replace(config, line_alpha=0.7))["1<photo"] == 1.5
     # Five times noise, but on one site only: a template, not a habit.
     assert "=only this site says so" not in lines
     assert build_line_lexicon(_line_counts(2), config) == {}

@@ -10,8 +10,8 @@ from webclean import config
 from webclean.config import Config, ConfigError
 from webclean.features import FEATURE_SETS
 from webclean.model import default_model, load_model
+from webclean.passes import PASSES
 from webclean.registry import METHODS, MethodSpec, classifier_spec, method, svm_methods
-from webclean.smoothing import DENOISE_PASSES, SMOOTHING_PASSES
 from webclean.training import train
 
 
@@ -25,7 +25,7 @@ def test_the_registry_holds_the_methods_the_configuration_accepts():
 def test_an_svm_methods_spec_names_what_exists(name):
     spec = classifier_spec(name)
     assert spec.feature_set in FEATURE_SETS
-    assert set(spec.smoothing) <= {*SMOOTHING_PASSES, *DENOISE_PASSES}
+    assert set(spec.passes) <= set(PASSES)
     assert default_model(name).feature_set == spec.feature_set
 
 

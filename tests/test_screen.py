@@ -60,8 +60,8 @@ def test_the_baseline_decides_a_page_as_extract_does(page):
 
 
 def test_the_baseline_runs_a_forums_passes_as_extract_does():
-    # A forum's page, by its address, keeps its replies (no pass comments) and its
-    # block's prose (pass forum_prose): the baseline reads the address as extract does.
+    # A forum's page, by its address, leaves its replies to the classifier (no pass
+    # comments): the baseline reads the address as extract does.
     config = Config(method=screen.METHOD)
     model = default_model()
     story = "The council voted on Tuesday to keep the library open on Sundays, after a petition signed by four thousand residents. "
@@ -82,13 +82,15 @@ def test_the_baseline_runs_a_forums_passes_as_extract_does():
     assert screen.kept_text(outcome, screen.VARIANTS["baseline"], config) == expected
 
 
-def test_a_page_of_items_that_is_no_story_keeps_its_items_in_the_baseline():
+def test_a_variant_without_a_pass_leaves_its_lines_to_the_classifier():
     config = Config(method=screen.METHOD)
     outcome = screen._outcome(_page("listing", LISTING), config, default_model())
-    assert not outcome.story
-    text = screen.kept_text(outcome, screen.VARIANTS["baseline"], config)
-    assert "Walnut side table no. 29, oiled" in text
-    assert "Walnut side table no. 29, oiled" not in screen.kept_text(outcome, screen.VARIANTS["without:items"], config)
+    furniture = [unit for unit in outcome.units if unit.furniture]
+    assert furniture  # the menu before the block
+    baseline = screen.kept_text(outcome, screen.VARIANTS["baseline"], config)
+    without = screen.kept_text(outcome, screen.VARIANTS["without:furniture"], config)
+    assert not any(unit.text in baseline.splitlines() for unit in furniture)
+    assert set(baseline.splitlines()) <= set(without.splitlines())
 
 
 def test_figures_by_page_type_score_each_type_apart():
@@ -106,9 +108,9 @@ def test_figures_by_page_type_score_each_type_apart():
 
 
 def test_a_variant_of_only_some_passes_runs_those_in_the_specs_order():
-    assert screen.variant("only:code+link_runs").passes == ("link_runs", "code")
+    assert screen.variant("only:comments+code").passes == ("code", "comments")
     assert screen.variant("only:").passes == ()
-    assert screen.variant("without:code").passes == tuple(p for p in screen.SPEC.smoothing if p != "code")
+    assert screen.variant("without:code").passes == tuple(p for p in screen.SPEC.passes if p != "code")
     for unknown in ("only:no_such_pass", "no_such_variant"):
         with pytest.raises(KeyError):
             screen.variant(unknown)

@@ -75,13 +75,15 @@ class LexiconConfig:
     # in main text as in noise; a line's share of them is a feature.
     stopwords: int = 150
     # The line lexicon (method svm; lexicon.line_keys): a line key enters when its
-    # n / (n + h) reaches alpha on the lines of at least ``line_sites`` sites, the
-    # heaviest ``max_lines`` of them.
+    # n / (n + h) reaches ``line_alpha`` on the lines of at least ``line_sites`` sites,
+    # the heaviest ``max_lines`` of them.
+    line_alpha: float = 0.6
     line_sites: int = 3
     max_lines: int = 20000
 
     def validate(self) -> None:
         _check_range("lexicon.alpha", self.alpha, 0.0, 1.0)
+        _check_range("lexicon.line_alpha", self.line_alpha, 0.0, 1.0)
         _check_range("lexicon.line_sites", self.line_sites, 1, 10**6)
         _check_range("lexicon.max_lines", self.max_lines, 0, 10**7)
         _check_range("lexicon.min_count", self.min_count, 1, 10**9)
@@ -185,12 +187,49 @@ class DenoiseConfig:
 
     beta: int = 40
     # Method svm: keep the readers' comments under an article and a shop's reviews (its
-    # pass ``comments`` off; smoothing.comment_boxes), for a corpus that wants the
+    # pass ``comments`` off; passes.comment_boxes), for a corpus that wants the
     # discussion too.
     comments: bool = False
+    # The pass ``comments`` drops a comment box's lines only where the page keeps this
+    # many characters outside such boxes (or some, and a box to write a comment in).
+    article_chars: int = 500
+    # The pass ``code`` keeps a <pre>'s lines of at most this share of link text: a
+    # <pre> of links is a menu.
+    code_link_ratio: float = 0.5
+    # Method svm: a line is content where its decision value is above this (the
+    # classifier's own boundary is 0).
+    threshold: float = 0.0
 
     def validate(self) -> None:
         _check_range("denoise.beta", self.beta, 1, 10**6)
+        _check_range("denoise.article_chars", self.article_chars, 0, 10**7)
+        _check_range("denoise.code_link_ratio", self.code_link_ratio, 0.0, 1.0)
+        _check_range("denoise.threshold", self.threshold, -10.0, 10.0)
+
+
+@dataclass(frozen=True)
+class ItemsConfig:
+    """Method svm's pass ``items`` (passes.items, passes.teaser_heads): a page of items
+    keeps its located block."""
+
+    lines: int = 10  # the block holds this many lines at least
+    prose_share: float = 0.2  # ... under this share of its text in lines of prose
+    kept_share: float = 0.05  # ... and the decisions keep under this share of it
+    list_kept_share: float = 0.15  # ... or under this one, on a page that does not say it is one story
+    bare_kept_share: float = 0.3  # ... or under this one, where the block holds no line of prose
+    teasers: int = 3  # so many headlines over kept summaries, on a page that is no story, are kept
+    teaser_head_chars: int = 25
+    teaser_summary_chars: int = 80
+    teaser_reach: int = 2  # lines from a headline to its summary
+
+    def validate(self) -> None:
+        _check_range("items.lines", self.lines, 1, 10**6)
+        for name in ("prose_share", "kept_share", "list_kept_share", "bare_kept_share"):
+            _check_range(f"items.{name}", getattr(self, name), 0.0, 1.0)
+        _check_range("items.teasers", self.teasers, 1, 10**6)
+        _check_range("items.teaser_head_chars", self.teaser_head_chars, 0, 10**6)
+        _check_range("items.teaser_summary_chars", self.teaser_summary_chars, 0, 10**6)
+        _check_range("items.teaser_reach", self.teaser_reach, 1, 100)
 
 
 @dataclass(frozen=True)
@@ -221,6 +260,7 @@ class Config:
     lexicon: LexiconConfig = field(default_factory=LexiconConfig)
     classifier: ClassifierConfig = field(default_factory=ClassifierConfig)
     denoise: DenoiseConfig = field(default_factory=DenoiseConfig)
+    items: ItemsConfig = field(default_factory=ItemsConfig)
     limits: LimitsConfig = field(default_factory=LimitsConfig)
     weak: WeakConfig = field(default_factory=WeakConfig)
 

@@ -7,53 +7,40 @@ sentence classified as content, which is kept with everything before it. The pap
 writes the filter recursively; here it is a loop over all long tags at once, so each
 round is one vectorised classification, and no page can reach the recursion limit.
 
-:func:`denoise` also runs the passes that method svm adds over the decisions
-(departures, webclean/smoothing.py), and says what became of each unit and why.
+:func:`denoise` also runs the passes that method svm adds over the decisions, what
+the page's structure decides alone (webclean/passes.py), and says what became of
+each unit and why.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from itertools import repeat
 from typing import NamedTuple
 
 from webclean.classifier import SVMParams
-from webclean.features import FEATURE_SETS
+from webclean.config import DenoiseConfig, ItemsConfig
+from webclean.features import FEATURE_SETS, feature_matrix
 from webclean.lexicon import NoiseLexicon
-from webclean.smoothing import (
-    AUTHOR_BOX,
+from webclean.passes import (
     CODE,
     COMMENT,
     COMMENT_BOXES,
-    DENOISE_PASSES,
-    FORUM_POST,
     FURNITURE,
     ITEM,
-    LINK_RUN,
-    PAST_CORE,
-    PROSE,
-    UNSURE_MARGIN,
-    UNSURE_TAIL,
-    apply_passes,
-    author_boxes,
-    bare_prose,
+    REPEAT,
+    check_passes,
     code_lines,
     comment_boxes,
-    forum_prose,
+    copies,
     items,
-    link_runs,
-    margin_lines,
-    past_core,
-    tail_lines,
     teaser_heads,
-    whole_values,
 )
 from webclean.timing import StageTimer, timed
 from webclean.tokenize import split_sentences
 from webclean.units import Unit
 
-# What becomes of a unit (Decision.outcome); the passes of smoothing.py name theirs.
+# What becomes of a unit (Decision.outcome); the passes of passes.py name theirs.
 KEPT = "kept"
 PARTLY_KEPT = "partly kept"  # the noise filter dropped some of its sentences (Step 4)
 DROPPED = "dropped"  # classified as noise
@@ -76,12 +63,12 @@ def denoise(
     units: Sequence[Unit],
     lexicon: NoiseLexicon,
     svm: SVMParams,
-    beta: int,
+    settings: DenoiseConfig,
     feature_set: str = "paper",
-    smoothing: Sequence[str] = (),
-    title: str = "",
+    passes: Sequence[str] = (),
     whole: bool = False,
     *,
+    items_settings: ItemsConfig | None = None,
     story: Callable[[], bool] = lambda: True,
     comment_form: Callable[[], bool] = lambda: False,
     values: bool = False,
@@ -89,74 +76,42 @@ def denoise(
 ) -> list[Decision]:
     """What becomes of each unit, in document order; the page's text joins the kept texts.
 
-    ``smoothing`` names passes of smoothing.smooth over the decisions,
-    ``tail_lines`` and ``margin_lines`` (smoothing.tail_lines, smoothing.margin_lines),
-    which ask the classifier again (``empty_headings`` then runs again over what they
-    left), and
-    ``items`` (smoothing.items), which keeps a page of items' block (``story``: whether
-    the page says it is one story, metadata.is_story), ``code`` (smoothing.code_lines),
-    which keeps the lines of a ``<pre>`` inside the text, ``furniture``,
-    which drops the kept lines inside the page's footer, navigation, banner or asides
-    (Unit.furniture), ``comments`` (smoothing.comment_boxes), which drops the
-    readers' comments under an article (``comment_form``: whether the page holds the
-    box to write one, metadata.holds_comment_form), ``past_core``
-    (smoothing.past_core), which drops what follows the box of the block's text past a
-    gap, ``author_boxes`` (smoothing.author_boxes), which drops a box about the author
-    after the text, and ``prose`` (smoothing.bare_prose), which keeps the block's
-    paragraphs of prose when nothing else is kept, and ``forum_prose``
-    (smoothing.forum_prose), which keeps them on a forum's page; ``whole``
+    ``settings``: β, the decision threshold and the thresholds of the passes.
+    ``passes`` names passes of passes.py over the decisions (``comment_form``: whether
+    the page holds the box to write a comment, metadata.holds_comment_form, for
+    ``comments``; ``items_settings`` and ``story``, whether the page says it is one
+    story, metadata.is_story, for ``items``); ``whole``
     keeps a long unit whole that the noise filter would drop (method svm only; see
     :func:`decide`). ``values``: each sample's decision value as a whole too, at the
     cost of one more classification of the units (``webclean extract --explain``).
     """
+    check_passes(passes)
     # Where the comments are wanted (a forum's replies, denoise.comments: the pass
     # "comments" is not run), a box named for comments is no evidence against its lines.
-    in_comments = [bool(unit.groups & COMMENT_BOXES) for unit in units] if "comments" not in smoothing else None
+    in_comments = [bool(unit.groups & COMMENT_BOXES) for unit in units] if "comments" not in passes else None
     if in_comments and any(in_comments):
         units = [unit._replace(groups=unit.groups & ~COMMENT_BOXES) if inside else unit for unit, inside in zip(units, in_comments)]
-    # The link_runs pass drops its runs whatever the classifier says: they are not
-    # classified, and decide leaves them as noise, which is that pass done.
-    in_runs = link_runs(units, beta=beta, title=title) if "link_runs" in smoothing else None
-    kept, known = decide(units, lexicon, svm, beta, feature_set, in_runs, whole, timer)
+    kept, known = decide(units, lexicon, svm, settings.beta, feature_set, whole, timer, settings.threshold)
     # A thread located as its posts (method svm, Unit.post): each post's text is kept
     # whatever the classifier says, the rest of its record (user panel, signature, links)
-    # dropped; the passes then judge the posts' lines as any other kept line (a comment's
-    # "Reply" is a notice).
+    # dropped.
     kept = [unit.text if unit.post > 0 else None if unit.post < 0 else text for unit, text in zip(units, kept)]
     # The pass that decided each unit, where one did: its outcome.
-    by_pass: list[str | None] = [LINK_RUN if run and not unit.post else None for unit, run in zip(units, in_runs or repeat(False))]
-    rest = [name for name in smoothing if name != "link_runs" and name not in DENOISE_PASSES]
-    if rest:
-        kept, dropped_by = apply_passes(units, kept, beta, rest)
-        by_pass = [by or before for before, by in zip(by_pass, dropped_by)]
-    for name, unsure_of, outcome in (("tail_lines", tail_lines, UNSURE_TAIL), ("margin_lines", margin_lines, UNSURE_MARGIN)):
-        if name in smoothing:
-            kept, by_pass = _drop(kept, by_pass, unsure_of(units, kept, lexicon, svm, feature_set, timer, known), outcome)
-    if "empty_headings" in smoothing:
-        # The headings of the lines dropped since the pass ran (by the later passes, the
-        # tail's and the margin's) may head nothing now.
-        kept, dropped_by = apply_passes(units, kept, beta, ["empty_headings"])
-        by_pass = [by or before for before, by in zip(by_pass, dropped_by)]
-    if "items" in smoothing:
+    by_pass: list[str | None] = [None] * len(units)
+    if "repeats" in passes:
+        kept, by_pass = _drop(kept, by_pass, copies(units, kept), REPEAT)
+    if "code" in passes:
+        kept, by_pass = _keep(units, kept, by_pass, code_lines(units, kept, settings.code_link_ratio), CODE)
+    if "furniture" in passes:
+        kept, by_pass = _drop(kept, by_pass, [unit.furniture and text is not None for unit, text in zip(units, kept)], FURNITURE)
+    if "comments" in passes:
+        kept, by_pass = _drop(kept, by_pass, comment_boxes(units, kept, settings.article_chars, comment_form), COMMENT)
+    if "items" in passes:
         story = functools.cache(story)  # walks the page's tree: asked once at most
-        kept, by_pass = _keep(units, kept, by_pass, items(units, kept, story), ITEM)
-        kept, by_pass = _keep(units, kept, by_pass, teaser_heads(units, kept, by_pass, story), ITEM)
-    if "code" in smoothing:
-        kept, by_pass = _keep(units, kept, by_pass, code_lines(units, kept), CODE)
-    if "furniture" in smoothing:
-        by_pass = [FURNITURE if unit.furniture and text is not None else by for unit, text, by in zip(units, kept, by_pass)]
-        kept = [None if unit.furniture else text for unit, text in zip(units, kept)]
-    if "comments" in smoothing:
-        kept, by_pass = _drop(kept, by_pass, comment_boxes(units, kept, comment_form), COMMENT)
-    if "past_core" in smoothing:
-        kept, by_pass = _drop(kept, by_pass, past_core(units, kept), PAST_CORE)
-    if "author_boxes" in smoothing:
-        kept, by_pass = _drop(kept, by_pass, author_boxes(units, kept), AUTHOR_BOX)
-    if "prose" in smoothing and not any(kept):
-        kept, by_pass = _keep(units, kept, by_pass, bare_prose(units), PROSE)
-    if "forum_prose" in smoothing:
-        kept, by_pass = _keep(units, kept, by_pass, forum_prose(units, kept, by_pass), FORUM_POST)
-    scores = unit_values(units, lexicon, svm, feature_set, in_runs, timer, known) if values else [None] * len(units)
+        item_settings = items_settings or ItemsConfig()
+        kept, by_pass = _keep(units, kept, by_pass, items(units, kept, item_settings, story), ITEM)
+        kept, by_pass = _keep(units, kept, by_pass, teaser_heads(units, kept, by_pass, item_settings, story), ITEM)
+    scores = unit_values(units, lexicon, svm, feature_set, timer, known) if values else [None] * len(units)
     return [_decision(*each) for each in zip(units, kept, by_pass, scores)]
 
 
@@ -209,21 +164,20 @@ def decide(
     svm: SVMParams,
     beta: int,
     feature_set: str = "paper",
-    skip: Sequence[bool] | None = None,
     whole: bool = False,
     timer: StageTimer | None = None,
+    threshold: float = 0.0,
 ) -> tuple[list[str | None], dict[int, float]]:
     """Steps 3 and 4 per unit: its kept text, or None where it is noise; and the
-    decision value of each unit that was classified whole, by its index (the passes
-    that ask the classifier again about whole units read it there).
+    decision value of each unit that was classified whole, by its index.
 
-    Units whose ``skip`` is true are not classified, and come out as noise. With
+    A unit is content where its decision value is above ``threshold``. With
     ``whole``, a long unit that the noise filter drops entirely is classified whole
     and kept when that says content.
     """
     kept: list[str | None] = [u.text if not u.is_sample else None for u in units]
-    samples = [i for i, u in enumerate(units) if u.is_sample and not (skip and skip[i])]
-    texts, values = noise_filter([units[i] for i in samples], lexicon, svm, feature_set, timer, beta)
+    samples = [i for i, u in enumerate(units) if u.is_sample]
+    texts, values = noise_filter([units[i] for i in samples], lexicon, svm, feature_set, timer, beta, threshold)
     known = {samples[k]: value for k, value in values.items()}
     for i, text in zip(samples, texts):
         kept[i] = text
@@ -232,7 +186,7 @@ def decide(
         # whole when the whole of it is content: a short article's last paragraph was lost.
         lost = [i for i in samples if kept[i] is None and i not in known]
         for i, value in zip(lost, whole_values(units, lost, lexicon, svm, feature_set, timer, known)):
-            if value > 0:  # SVMParams.predict's CONTENT
+            if value > threshold:
                 kept[i] = units[i].text
     return kept, known
 
@@ -242,13 +196,12 @@ def unit_values(
     lexicon: NoiseLexicon,
     svm: SVMParams,
     feature_set: str,
-    skip: Sequence[bool] | None = None,
     timer: StageTimer | None = None,
     known: dict[int, float] | None = None,
 ) -> list[float | None]:
     """The classifier's decision value of each sample as a whole, in one call; None for
-    the other units and those ``skip`` says (the link runs, which are not classified)."""
-    samples = [i for i, unit in enumerate(units) if unit.is_sample and not (skip and skip[i])]
+    the other units."""
+    samples = [i for i, unit in enumerate(units) if unit.is_sample]
     values: list[float | None] = [None] * len(units)
     for i, value in zip(samples, whole_values(units, samples, lexicon, svm, feature_set, timer, known)):
         values[i] = value
@@ -262,6 +215,7 @@ def noise_filter(
     feature_set: str = "paper",
     timer: StageTimer | None = None,
     beta: int | None = None,
+    threshold: float = 0.0,
 ) -> tuple[list[str | None], dict[int, float]]:
     """For each unit, its text up to and including its last content sentence (None
     where none is); with ``beta``, a unit of at most ``beta`` characters is classified
@@ -289,8 +243,31 @@ def noise_filter(
             end = ends[k] - 1  # type: ignore[operator]
             if whole[k] or text == units[k].text:
                 values[k] = float(score)
-            if score > 0:  # SVMParams.predict's CONTENT
+            if score > threshold:
                 result[k] = units[k].text if whole[k] else "".join(sentences[k][: end + 1]).strip()
                 ends[k] = None
             else:
                 ends[k] = end if end > 0 else None
+
+
+def whole_values(
+    units: Sequence[Unit],
+    indices: Sequence[int],
+    lexicon: NoiseLexicon,
+    svm: SVMParams,
+    feature_set: str,
+    timer: StageTimer | None = None,
+    known: dict[int, float] | None = None,
+) -> list[float]:
+    """The classifier's decision value of each of these units as a whole (its whole
+    text, not a sentence), asked in one call for those that ``known`` (by index) does
+    not hold yet; the values asked are added to ``known``."""
+    known = {} if known is None else known
+    asked = [i for i in indices if i not in known]
+    if asked:
+        with timed(timer, "features"):
+            X = feature_matrix([units[i] for i in asked], lexicon, feature_set)
+        with timed(timer, "classify"):
+            values = svm.decision_function(X)
+        known.update(zip(asked, map(float, values)))
+    return [known[i] for i in indices]

@@ -15,30 +15,15 @@ from webclean.config import Config
 from webclean.denoise import AS_IS, DROPPED, KEPT, PARTLY_KEPT, POST, POST_REST
 from webclean.extract import check_model, classify_page, oversized, within_limits
 from webclean.model import Model, default_model
+from webclean.passes import CODE, COMMENT, FURNITURE, ITEM, REPEAT
 from webclean.registry import method
 from webclean.result import Extraction, Status
-from webclean.smoothing import (
-    COMMENT,
-    CREDIT,
-    EMPTY_HEADING,
-    EMPTY_LABEL,
-    FURNITURE,
-    ITEM,
-    LINK_RUN,
-    NOTICE,
-    RELATED_BOX,
-    REPEAT,
-    SEE_ALSO,
-    UNSURE_MARGIN,
-    UNSURE_TAIL,
-)
 from webclean.text import text_length
 
-# The outcomes of a unit (webclean/denoise.py, webclean/smoothing.py), named here too for the callers of explain.
+# The outcomes of a unit (webclean/denoise.py, webclean/passes.py), named here too for the callers of explain.
 __all__ = [
-    "AS_IS", "COMMENT", "CREDIT", "DROPPED", "EMPTY_HEADING", "EMPTY_LABEL", "FURNITURE", "ITEM", "KEPT", "LINK_RUN", "NOTICE",
-    "PARTLY_KEPT", "POST", "POST_REST", "RELATED_BOX", "REPEAT", "SEE_ALSO", "UNSURE_MARGIN", "UNSURE_TAIL", "Explanation", "UnitReport",
-    "explain",
+    "AS_IS", "CODE", "COMMENT", "DROPPED", "FURNITURE", "ITEM", "KEPT", "PARTLY_KEPT", "POST", "POST_REST", "REPEAT", "Explanation",
+    "UnitReport", "explain",
 ]  # fmt: skip
 
 _REGIONS = {-1: "before", 0: "block", 1: "after"}
@@ -53,8 +38,7 @@ class UnitReport:
     length: int  # characters other than white space
     link_ratio: float
     decision: float | None  # the classifier's value for the whole unit; None where not classified
-    outcome: str  # KEPT, PARTLY_KEPT, DROPPED, LINK_RUN, POST, POST_REST, CREDIT, SEE_ALSO, NOTICE,
-    # RELATED_BOX, EMPTY_HEADING, EMPTY_LABEL, REPEAT, UNSURE_TAIL, UNSURE_MARGIN, ITEM, FURNITURE, COMMENT or AS_IS
+    outcome: str  # KEPT, PARTLY_KEPT, DROPPED, POST, POST_REST, REPEAT, CODE, FURNITURE, COMMENT, ITEM or AS_IS
     kept: str  # what the extraction keeps of it ("" when nothing)
 
 

@@ -145,7 +145,7 @@ class LocatedPage:
     units: list[Unit]
     lines: list[Line] | None  # the page's lines (method svm; None for paper)
     # Whether the page says it is one story (metadata.is_story), read once at most: by
-    # the galleries of Step 1 (segment.aside_furniture), page_threads and the pass items.
+    # the galleries of Step 1 (segment.aside_furniture) and page_threads.
     story: Callable[[], bool]
 
 
@@ -193,13 +193,14 @@ def _classify(
         return page
     if page.block is None:
         return ClassifiedPage(page, ())
+    block = page.block.element
     page = page_threads(page, url)
     spec = classifier_spec(config.method)
-    smoothing = page_passes(spec.smoothing, config, url)
+    passes = page_passes(spec.passes, config, url, block)
     with timed(timer, "denoise"):
         decisions = denoise(
-            page.units, model.lexicon, model.svm, config.denoise.beta, model.feature_set, smoothing, page.title,
-            spec.keep_whole, story=page.story, comment_form=partial(holds_comment_form, page.root),
+            page.units, model.lexicon, model.svm, config.denoise, model.feature_set, passes, spec.keep_whole,
+            items_settings=config.items, story=page.story, comment_form=partial(holds_comment_form, page.root),
             values=values, timer=timer,
         )  # fmt: skip
     return ClassifiedPage(page, tuple(decisions))
@@ -237,7 +238,7 @@ _Attempt = TypeVar("_Attempt", bound=_Found)
 _NOSCRIPT_TAG = re.compile(r"<noscript\b", re.I)
 # A page whose scripted view gives under NOSCRIPT_SHORT characters is read again as a
 # browser without scripts shows it, and that view is taken when its text is more than
-# NOSCRIPT_GAIN times as long (docs/method.md, item 15).
+# NOSCRIPT_GAIN times as long (docs/method.md, "Reading the page").
 NOSCRIPT_SHORT = 200
 NOSCRIPT_GAIN = 3
 
@@ -259,16 +260,18 @@ def _has_noscript(html: str | bytes) -> bool:
     return _NOSCRIPT_TAG.search(html if isinstance(html, str) else html.decode("latin-1")) is not None
 
 
-def page_passes(smoothing: Sequence[str], config: Config, url: str | None) -> tuple[str, ...]:
-    """The passes of ``smoothing`` that run on the page at ``url``. A forum's replies are
-    its text, whatever its engine names their boxes, and a corpus may want an article's
-    comments too (``comments``); only a forum's page keeps its block's prose whatever
-    the classifier says (``forum_prose``). ``url``: metadata.is_forum reads it."""
-    forum = is_forum(url)
-    skipped = {"comments"} if config.denoise.comments or forum else set()
-    if not forum:
-        skipped.add("forum_prose")
-    return tuple(name for name in smoothing if name not in skipped)
+def page_passes(
+    passes: Sequence[str], config: Config, url: str | None, block: etree._Element | None = None
+) -> tuple[str, ...]:
+    """The passes of ``passes`` that run on the page at ``url`` whose located block is
+    ``block``. A forum's replies are its text, whatever its engine names their boxes,
+    and a corpus may want an article's comments too (``comments``); a block that is the
+    whole page (Step 1 found no smaller one) is no page of items (``items``).
+    ``url``: metadata.is_forum reads it."""
+    skipped = {"comments"} if config.denoise.comments or is_forum(url) else set()
+    if block is not None and block.tag in ("body", "html"):
+        skipped.add("items")
+    return tuple(name for name in passes if name not in skipped)
 
 
 def page_threads(page: LocatedPage, url: str | None) -> LocatedPage:

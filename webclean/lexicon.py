@@ -10,7 +10,7 @@ The line lexicon is the same rule over whole lines and their first words (a depa
 method svm): a line ("Share this article", "责任编辑：王某") and its leading one to three
 words or ideographs ("photo", "来源") are *line keys* (:func:`line_keys`), scored
 ``n / (n + h)`` over the training pages' noise and content lines, and entered when
-``p >= α`` on at least ``lexicon.line_sites`` sites, so that one site's template does
+``p >= lexicon.line_alpha`` on at least ``lexicon.line_sites`` sites, so that one site's template does
 not pass for a language's habit. A line's ``line_noise`` feature is the weight of its
 heaviest key: what phrase lists written by hand guessed, learned in every language
 the training pages hold.
@@ -112,14 +112,14 @@ class LineCounts:
 
 
 def build_line_lexicon(counts: LineCounts, config: LexiconConfig) -> dict[str, float]:
-    """The line keys whose p = n / (n + h) reaches α, seen as noise on at least
+    """The line keys whose p = n / (n + h) reaches ``config.line_alpha``, seen as noise on at least
     ``config.line_sites`` sites, weighted n / (h + 1), the heaviest ``max_lines``."""
     chosen = [
         (n / (h + 1), key)
         for key, n in counts.noise.items()
         if counts.noise_sites[key] >= config.line_sites
         and n + (h := counts.content.get(key, 0)) >= config.min_count
-        and n / (n + h) >= config.alpha
+        and n / (n + h) >= config.line_alpha
     ]
     chosen.sort(key=lambda item: (-item[0], item[1]))
     return {key: weight for weight, key in chosen[: config.max_lines]}

@@ -62,7 +62,10 @@ _GROUP_NAMES = tuple(f"in_{name}" for name, _ in ANCESTOR_GROUPS)
 # What the page's structure says of the line (the Unit fields of the same names), and
 # the line lexicon's weight of its text (lexicon.line_keys): signs that rules once
 # decided on alone, read by the trees beside the rest.
-_STRUCTURE_NAMES = ("furniture", "names_related_box", "in_related_box", "is_copy", "is_code", "past_core", "post_text", "post_rest")
+_STRUCTURE_NAMES = (
+    "furniture", "names_related_box", "in_related_box", "is_copy", "is_code", "past_core", "post_text", "post_rest",
+    "log_link_run", "log_section_text",
+)  # fmt: skip
 RICH_FEATURE_NAMES = (*SVM_FEATURE_NAMES, *_SHAPE_NAMES, *_GROUP_NAMES, "log_line_noise", *_STRUCTURE_NAMES)
 
 
@@ -133,8 +136,8 @@ def rich_rows(units: Sequence[Unit], texts: Sequence[str], lexicon: NoiseLexicon
     matches the lexicon in the text (NoiseLexicon.word_index) instead of counting
     jieba's words: the same signal at a fraction of the cost.
 
-    Then the columns up to ``stopword_density`` (docs/quality.md, "What the method adds
-    to the paper"): the lines just before and after the block are classified too, so
+    Then the columns up to ``stopword_density`` (docs/method.md, "Step 2: the
+    features"): the lines just before and after the block are classified too, so
     that a headline or a lead paragraph that Step 1 left out can be kept, and two
     columns let the classifier ask more of them than of the block's own lines; and the
     share of the line's words that are the training pages' most frequent main-text
@@ -209,6 +212,8 @@ def _unit_columns(units: Sequence[Unit]) -> np.ndarray:
             fields["past_core"],
             [p > 0 for p in posts],
             [p < 0 for p in posts],
+            list(map(log1p, fields["link_run"])),
+            list(map(log1p, fields["section_text"])),
         ),
         dtype=np.float64,
     )
@@ -294,7 +299,37 @@ def line_units(
         copy=repeats(texts, owners, lengths),
         code=_code(owners, texts),
         past_core=repeat(False, n) if region or block is None or posts is not None else _past_core(owners, lengths, long_lines),
+        link_run=link_runs(kinds, lengths),
+        section_text=section_text(kinds, lengths, ratios),
     )
+
+
+def link_runs(kinds: Sequence[str], lengths: Sequence[int]) -> list[int]:
+    """Unit.link_run of each line: the length of the run of all-link lines shorter than
+    LONG_LINE that it is one of, 0 for any other line."""
+    column = [0] * len(kinds)
+    start = 0
+    for m in range(len(kinds) + 1):
+        if m < len(kinds) and kinds[m] == "link" and lengths[m] < LONG_LINE:
+            continue
+        column[start:m] = [m - start] * (m - start)
+        start = m + 1
+    return column
+
+
+def section_text(kinds: Sequence[str], lengths: Sequence[int], ratios: Sequence[float]) -> list[int]:
+    """Unit.section_text of each line: the characters outside links of the lines other
+    than headings from the heading that opens its section (the page's first line when
+    none does) to the next heading."""
+    column = [0] * len(kinds)
+    start, total = 0, 0.0
+    for m in range(len(kinds) + 1):
+        if m == len(kinds) or kinds[m] == "heading":
+            column[start:m] = [round(total)] * (m - start)
+            start, total = m, 0.0
+        else:
+            total += lengths[m] * (1.0 - ratios[m])
+    return column
 
 
 # The box that holds the block's text (_past_core): the deepest element holding

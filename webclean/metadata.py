@@ -25,14 +25,25 @@ import bisect
 import heapq
 import itertools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from urllib.parse import urlsplit
 
+from ahocorasick_rs import AhoCorasick
 from lxml import etree
 
 from webclean.parse import meta_contents
+from webclean.vocabulary import (
+    COMMENT_FORM_NAMES,
+    COMMENT_NAMES,
+    FORUM_WORDS,
+    MONTHS,
+    SOURCE_LABELS_EN,
+    SOURCE_LABELS_ZH,
+    SOURCE_TAIL_LABELS,
+    STORY_TYPES,
+)
 
 __all__ = ["PageMetadata", "find_date", "find_source", "is_story", "page_metadata", "visible_lines"]
 
@@ -53,19 +64,6 @@ _DATE_META_KEYS = (
 )
 _SOURCE_META_KEYS = ("og:site_name", "author")
 
-_MONTHS = {
-    name: number
-    for number, names in enumerate(
-        (
-            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",),
-            ("june", "jun"), ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"),
-            ("october", "oct"), ("november", "nov"), ("december", "dec"),
-        ),  # fmt: skip
-        start=1,
-    )
-    for name in names
-}
-_MONTH_RE = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _TIME = r"(?:\s*(?:[T\s]|日\s*)?(?P<H>[0-2]?\d)[:：时](?P<M>[0-5]\d)(?:[:：分](?P<S>[0-5]\d))?\s*(?P<ampm>[AaPp]\.?[Mm]\.?)?)?"
 # The English pattern opens with a look-ahead for the characters a match can start with:
 # the same matches, and most positions are passed over on one character test.
@@ -76,19 +74,17 @@ _NUMERIC_DATE_RE = re.compile(
     r"(?P<y>(?:19|20)(?<!\d(?:19|20))\d\d)\s*(?:[-/.]|年)\s*(?P<m>[01]?\d)\s*(?:[-/.]|月)\s*(?P<d>[0-3]?\d)(?!\d)\s*日?" + _TIME
 )
 _ENGLISH_DATE_RE = re.compile(
-    rf"\b(?=[adfjmnos0-9])(?:(?P<mon1>{_MONTH_RE})\.?\s+(?P<d1>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<y1>(?:19|20)\d\d)"
-    rf"|(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?\s+(?P<mon2>{_MONTH_RE})\.?,?\s+(?P<y2>(?:19|20)\d\d))\b"
+    r"\b(?=[adfjmnos0-9])(?:(?P<mon1>[a-z]{3,9})\.?\s+(?P<d1>[0-3]?\d)(?:st|nd|rd|th)?,?\s+(?P<y1>(?:19|20)\d\d)"
+    r"|(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?\s+(?P<mon2>[a-z]{3,9})\.?,?\s+(?P<y2>(?:19|20)\d\d))\b"
     r"(?:,?\s*(?:at\s+)?(?P<H>[0-2]?\d):(?P<M>[0-5]\d)(?::(?P<S>[0-5]\d))?\s*(?P<ampm>[AaPp]\.?[Mm]\.?)?)?",
     re.IGNORECASE,
 )
 # A source names a short run of non-space text after the label; it ends at a space,
 # a separator or the next label (来源：新华社 作者：… / 来源：新华社|编辑：…).
 _SOURCE_RE = re.compile(
-    r"(?:来源|來源|稿源|出处|消息来源|新闻来源|文章来源|信息来源)\s*[:：]\s*(?P<zh>[^\s:：|｜/,，;；。()（）\[\]【】]{1,30})"
-    r"|\b(?:Source|Sources|Via)\s*:\s*(?P<en>[A-Z][\w&.'’-]*(?:[ \t][A-Z][\w&.'’-]*){0,4})"
+    r"(?P<zhlabel>[\u4e00-\u9fff]{2,4})\s*[:：]\s*(?P<zh>[^\s:：|｜/,，;；。()（）\[\]【】]{1,30})"
+    r"|\b(?P<enlabel>[A-Z][a-z]{2,6})\s*:\s*(?P<en>[A-Z][\w&.'’-]*(?:[ \t][A-Z][\w&.'’-]*){0,4})"
 )
-# Labels that may follow a source without a space (来源：新华社作者：张三).
-_SOURCE_TAIL_RE = re.compile(r"(?:作者|编辑|责任编辑|记者|发布时间|时间|日期|点击|浏览).*$")
 # How much visible text is searched: metadata sits near the top of an article.
 _SCAN_CHARS = 30_000
 # A visible date counts as the article's when it is this close after the headline.
@@ -179,6 +175,8 @@ def _english_dates(text: str) -> Iterator[re.Match[str]]:
         if end <= done:
             continue
         found = _ENGLISH_DATE_RE.search(text, start, end + 1)
+        while found is not None and (found["mon1"] or found["mon2"]).lower() not in MONTHS:
+            found = _ENGLISH_DATE_RE.search(text, found.start() + 1, end + 1)  # a word that is no month
         if found is not None:
             match = _ENGLISH_DATE_RE.match(text, found.start())
             if match is not None:  # always: the longer text only lets the time continue
@@ -200,12 +198,26 @@ def _words_before(text: str, floor: int, position: int) -> int:
 
 def find_source(text: str) -> str | None:
     """The source named by a 来源：/ Source: label in ``text``."""
-    for match in _SOURCE_RE.finditer(text):
-        value = match.group("zh") or match.group("en") or ""
-        value = _SOURCE_TAIL_RE.sub("", value).strip(" -—·.")
+    match = _SOURCE_RE.search(text)
+    while match is not None:
+        if match["zhlabel"]:
+            labelled = match["zhlabel"].endswith(SOURCE_LABELS_ZH)
+        else:
+            labelled = match["enlabel"] in SOURCE_LABELS_EN
+        if not labelled:  # another label: a source's may follow in what it would name
+            match = _SOURCE_RE.search(text, match.start("zh") if match["zhlabel"] else match.start("en"))
+            continue
+        value = _before_labels(match["zh"] or match["en"]).strip(" -—·.")
         if value and not _NUMERIC_DATE_RE.match(value):
             return value
+        match = _SOURCE_RE.search(text, match.end())
     return None
+
+
+def _before_labels(value: str) -> str:
+    """``value`` up to the first label that may follow a source without a space."""
+    cut = min((k for k in map(value.find, SOURCE_TAIL_LABELS) if k >= 0), default=len(value))
+    return value[:cut]
 
 
 # --- published -----------------------------------------------------------------------
@@ -267,7 +279,7 @@ def _iso(match: re.Match[str]) -> str | None:
             year, month, day = int(groups["y"]), int(groups["m"]), int(groups["d"])
         else:
             year = int(groups["y1"] or groups["y2"])
-            month = _MONTHS[(groups["mon1"] or groups["mon2"]).lower()]
+            month = MONTHS[(groups["mon1"] or groups["mon2"]).lower()]
             day = int(groups["d1"] or groups["d2"])
         day_iso = date(year, month, day).isoformat()
     except (ValueError, KeyError):
@@ -288,8 +300,8 @@ def _iso(match: re.Match[str]) -> str | None:
 # --- source --------------------------------------------------------------------------
 
 
-# A label _SOURCE_RE looks for: only the lines that hold one are searched.
-_SOURCE_HINT_RE = re.compile(r"来源|來源|稿源|出处|Source|Via")
+# The labels find_source looks for, found in C: only the lines that hold one are searched.
+_SOURCE_HINTS = AhoCorasick([*SOURCE_LABELS_ZH, *sorted(SOURCE_LABELS_EN)])
 
 
 def _source(dated: list[etree._Element], lines: list[str], text: str) -> str | None:
@@ -297,9 +309,9 @@ def _source(dated: list[etree._Element], lines: list[str], text: str) -> str | N
     joined by newlines. Only the lines that hold a label can name a source."""
     starts: list[int] = []
     searched = -1
-    for hint in _SOURCE_HINT_RE.finditer(text):
+    for _, hint, _ in _SOURCE_HINTS.find_matches_as_indexes(text):
         starts = starts or list(itertools.accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
-        k = bisect.bisect_right(starts, hint.start()) - 1  # the line that holds it
+        k = bisect.bisect_right(starts, hint) - 1  # the line that holds it
         if k == searched:
             continue
         searched = k
@@ -329,25 +341,16 @@ def _title(root: etree._Element) -> str:
 
 
 # A page of one story says so: its Open Graph type, or the readers' comments under it.
-_STORY_TYPES = frozenset({"article", "blog", "news"})
-_COMMENTS_RE = re.compile(r"\b(?:comments?|respond|commentform|disqus_thread)\b", re.IGNORECASE)
 
 
-# The words that name a forum's page when one starts a label of the address's host or a
-# segment of its path (is_forum). Not "topics": a site's index of subjects (a manual's
-# /topics/, an encyclopaedia's, a review site's), nine pages of wcxb_dev, none a forum.
-_FORUM_WORDS = frozenset(
-    "forum forums board boards bbs community discuss discussion discussions topic thread threads questions"
-    " comments viewtopic showthread t".split()
-)
 _WORD_BREAK_RE = re.compile(r"[-_.]")
-# The box to write a comment in (holds_comment_form): a class or id word that names it.
-_COMMENT_FORM_RE = re.compile(r"(?:^|\s)(?:[\w-]*respond[\w-]*|comments?[-_]?form)(?:\s|$)", re.IGNORECASE)
+# The words of a class or id value (is_story): runs of word characters.
+_NAME_WORD_RE = re.compile(r"\w+")
 
 
 def is_forum(url: str | None) -> bool:
     """Whether the page's web address says it is a forum's: a label of its host or a
-    segment of its path starts with a word of _FORUM_WORDS (``forum.example.org``,
+    segment of its path starts with a word of FORUM_WORDS (``forum.example.org``,
     ``/t/some-topic/123``, ``/thread-4321-1-1.html``, ``/questions/42/``). A file's
     path names the directories of a machine, not the page: no."""
     if not url:
@@ -360,21 +363,29 @@ def is_forum(url: str | None) -> bool:
     if parts.scheme not in ("http", "https"):
         return False
     tokens = (*host.split("."), *parts.path.split("/"))
-    return any(_WORD_BREAK_RE.split(token.lower(), maxsplit=1)[0] in _FORUM_WORDS for token in tokens)
+    return any(_WORD_BREAK_RE.split(token.lower(), maxsplit=1)[0] in FORUM_WORDS for token in tokens)
 
 
 def holds_comment_form(root: etree._Element) -> bool:
     """Whether the page holds the box where a reader writes a comment: an element whose
     class or id names it (WordPress's ``respond`` and ``comment-form``, Blogger's
     ``comment-form``), left in place when its form is dropped as a widget."""
-    return _names_an_element(root, _COMMENT_FORM_RE)
+    return _names_an_element(root, _names_comment_form)
 
 
-def _names_an_element(root: etree._Element, pattern: re.Pattern[str]) -> bool:
-    """Whether the id or the class of an element of the page matches ``pattern``."""
+def _names_comment_form(name: str) -> bool:
+    return any("respond" in word or word in COMMENT_FORM_NAMES for word in name.lower().split())
+
+
+def _names_comments(name: str) -> bool:
+    return any(word in COMMENT_NAMES for word in _NAME_WORD_RE.findall(name.lower()))
+
+
+def _names_an_element(root: etree._Element, names: Callable[[str], bool]) -> bool:
+    """Whether the id or the class of an element of the page ``names`` something."""
     for element in root.iter():
         for name in element.get("id"), element.get("class"):
-            if name and pattern.search(name):
+            if name and names(name):
                 return True
     return False
 
@@ -384,6 +395,6 @@ def is_story(root: etree._Element) -> bool:
     ``og:type`` is article, blog or news, or it holds the readers' comments or the
     form to write one (an element whose id or class names comments, ``respond``,
     ``disqus_thread``)."""
-    if any(kind.lower() in _STORY_TYPES for kind in meta_contents(root, "og:type")):
+    if any(kind.lower() in STORY_TYPES for kind in meta_contents(root, "og:type")):
         return True
-    return _names_an_element(root, _COMMENTS_RE)
+    return _names_an_element(root, _names_comments)

@@ -125,7 +125,7 @@ def _continued(
     the block to grow and too much to look past. When the ancestor that the block
     would grow into holds at least _CONTINUED times its text, and what lay between
     adds at most _BESIDE characters, the block grows into that ancestor
-    (docs/quality.md, "What the method adds to the paper").
+    (docs/method.md, "Step 1 on lines").
 
     A manual's page is cut into sections too, each opening with its heading and a
     few lines before the part that wins: there what lies beside the block can be

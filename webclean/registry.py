@@ -26,6 +26,7 @@ from webclean.config import Config, ConfigError
 from webclean.datasets import Page
 from webclean.metadata import PageMetadata
 from webclean.methods import blocks, ladom, mlp
+from webclean.passes import PASSES
 from webclean.sampling import TrainReport
 
 # A method's own steps: (parsed page, its title, its metadata, the model or None) →
@@ -53,8 +54,8 @@ class ClassifierSpec:
     # The lines before and after the located block that are classified too (None: all
     # of them; two of the features say where a line lies). Lines only.
     margins: tuple[int | None, int] = (0, 0)
-    # The passes over the classifier's decisions (smoothing.py), in the order they run.
-    smoothing: tuple[str, ...] = ()
+    # The passes over the classifier's decisions (passes.py), in the order they run.
+    passes: tuple[str, ...] = ()
     # Whether a long unit that the noise filter drops entirely is classified whole and
     # kept when that says content (denoise.decide).
     keep_whole: bool = False
@@ -89,11 +90,11 @@ METHODS: dict[str, MethodSpec] = {
         model="svm",
         classifier=ClassifierSpec(feature_set="paper", lines=False, balanced=True, grid_search=True),
     ),
-    # The paper's method with the departures of docs/method.md, each measured on sets
-    # held out (docs/quality.md, "What the method adds to the paper"): every line
-    # before the block classified too (its headline, standfirst and lead paragraph
-    # often sit there), the passes that pay, and a long tag kept whole when the
-    # whole is content (a short article's last paragraph was lost).
+    # The paper's method with the departures of docs/method.md ("Method svm"): the
+    # page's lines as units, every line before the block classified too (its headline,
+    # standfirst and lead paragraph often sit there), the lines' context and the page's
+    # structure as features read by boosted trees beside the SVM, what the structure
+    # decides alone (passes.py), and a long tag kept whole when the whole is content.
     "svm": MethodSpec(
         "svm",
         model="svm",
@@ -101,11 +102,7 @@ METHODS: dict[str, MethodSpec] = {
             feature_set="rich",
             lines=True,
             margins=(None, 0),
-            smoothing=(
-                "link_runs", "credits", "see_also", "notices", "related_boxes", "empty_headings", "empty_labels",
-                "repeats", "tail_lines", "margin_lines", "items", "code", "furniture", "comments", "past_core",
-                "author_boxes", "prose", "forum_prose",
-            ),
+            passes=PASSES,
             keep_whole=True,
             trees=True,
         ),

@@ -19,6 +19,17 @@ from typing import NamedTuple
 from lxml import etree
 
 from webclean.text import BLOCK_LEVEL, LINE_BREAKS, normalise_space, text_length
+from webclean.vocabulary import (
+    ANCESTOR_GROUPS,
+    CONSENT_BRANDS,
+    CONSENT_PARTS,
+    CONTENT_ATTR_WORDS,
+    GALLERY_PARTS,
+    GALLERY_WRAPPERS,
+    NOISE_ATTR_WORDS,
+    RELATED_BOX_NAMES,
+    SUBJECT_PREFIXES,
+)
 
 # A line whose link ratio is at least this is all link (its kind is "link").
 ALL_LINK = 0.999
@@ -41,40 +52,17 @@ FURNITURE_ROLES = frozenset({"contentinfo", "navigation", "banner"})
 # (Line.beside); it is furniture too unless it holds the story (aside_furniture).
 BESIDE_TAGS = frozenset({"aside", "dialog"})
 BESIDE_ROLES = frozenset({"complementary", "dialog", "alertdialog", "tooltip"})
-# A gallery or a slideshow stands beside a story too: a class or id word whose last part
-# is "gallery" or "slideshow", or that part followed by a wrapper's name
-# ("photo-gallery", "cnn_html_slideshow", "slideshow-wrapper"), on an element that is
+# A gallery or a slideshow stands beside a story too: a class or id word that names one
+# (vocabulary.GALLERY_PARTS, "photo-gallery", "slideshow-wrapper"), on an element that is
 # no <article> or <main>. A word that names a script's hook ("js-lightbox-gallery") says
 # what a script does with the box, not what it holds, and WordPress names a post's
 # subject and format so ("category-gallery", "format-gallery"). A gallery beside a
 # story is furniture unless it holds the story (aside_furniture).
-_GALLERY_WORD_RE = re.compile(
-    r"(?:^|[-_])(?:gallery|slideshow)(?:[-_]+(?:wrapper|wrap|container|module|block|widget|box)(?:[-_].*)?)?$"
-)
 _STORY_TAGS = frozenset({"article", "main"})
 
-# Words of class and id values, matched as whole words or word parts between - and _
-# (a digit may follow: "comment2"), in any case.
-_NOISE_ATTR_WORDS = frozenset(
-    "nav navbar menu footer foot sidebar side breadcrumb breadcrumbs crumb crumbs comment comments reply "
-    "share sharing social related recommend promo sponsor advert ad ads banner copyright subscribe "
-    "newsletter cookie consent popup modal toolbar pagination pager tag tags login signup widget hot rank".split()
-)
-# Finer marks, for the boosted trees of method svm (docs/experiments/quality-history.md, #61): the kinds of
-# box an ancestor's class/id words (or its tag) name; bit k of Line.groups is the k-th
-# group, set when any ancestor inside the walked container names it.
-ANCESTOR_GROUPS = (
-    ("author", "author byline bio biography profile avatar writer about"),
-    ("caption", "caption figcaption credit credits figure photo image img media gallery"),
-    ("meta", "meta date time info dateline timestamp published tags category source"),
-    ("share", "share sharing social print email tools follow facebook twitter"),
-    ("promo", "subscribe newsletter signup promo cta donate membership paywall ad ads advert sponsor banner"),
-    ("related", "related recommend recommended more also read teaser trending popular most"),
-    ("comment", "comment comments reply respond discussion disqus"),
-    ("quote", ""),
-    ("form", ""),
-    ("header", ""),
-)
+# The kinds of box an ancestor's class/id words (vocabulary.ANCESTOR_GROUPS, or its tag)
+# name, for the boosted trees of method svm: bit k of Line.groups is the k-th group, set
+# when any ancestor inside the walked container names it.
 _GROUP_WORDS = tuple(frozenset(words.split()) for _, words in ANCESTOR_GROUPS)
 # The bit of each group in Line.groups (and Unit.groups), by its name.
 GROUP_BIT = {name: 1 << k for k, (name, _) in enumerate(ANCESTOR_GROUPS)}
@@ -87,7 +75,6 @@ _TAG_GROUPS = {
     "form": GROUP_BIT["form"],
     "header": GROUP_BIT["header"],
 }
-_CONTENT_ATTR_WORDS = frozenset("article content post entry story main body text detail news artibody endtext".split())
 # What each of those words marks, as bits: bit k for the k-th of ANCESTOR_GROUPS, then
 # noise, then content. A value's marks are its words' bits or-ed: a lookup a word.
 _NOISE_BIT = 1 << len(ANCESTOR_GROUPS)
@@ -98,13 +85,13 @@ _GROUPS_MASK = _NOISE_BIT - 1
 # those of ANCESTOR_GROUPS, so it is no feature (line_features reads those bits only);
 # the pass comments drops what such a box holds as it drops comments. The one review
 # ("review-body") is a critic's article, and "category-reviews" the subject of a post
-# (_SUBJECT_PREFIXES).
+# (vocabulary.SUBJECT_PREFIXES).
 REVIEWS_BIT = 1 << len(ANCESTOR_GROUPS)
 
 
 def _word_bits() -> dict[str, int]:
     marks = [(1 << k, words) for k, words in enumerate(_GROUP_WORDS)]
-    marks += [(_NOISE_BIT, _NOISE_ATTR_WORDS), (_CONTENT_BIT, _CONTENT_ATTR_WORDS)]
+    marks += [(_NOISE_BIT, NOISE_ATTR_WORDS), (_CONTENT_BIT, CONTENT_ATTR_WORDS)]
     bits: dict[str, int] = {}
     for bit, words in marks:
         for word in words:
@@ -137,7 +124,7 @@ class Line(NamedTuple):
     # aside (aside_furniture): the pass "furniture" drops it.
     furniture: bool
     # The nearest aside, dialog or gallery around the line (BESIDE_TAGS, BESIDE_ROLES,
-    # _GALLERY_WORD_RE), or None: aside_furniture decides on it once Step 1 has located
+    # _names_gallery), or None: aside_furniture decides on it once Step 1 has located
     # the block.
     beside: etree._Element | None = None
 
@@ -205,7 +192,7 @@ _text_size = etree.XPath("string-length(.)")  # the characters of an element's t
 def _attr_marks(attrs: str) -> tuple[bool, bool, int, bool, bool]:
     """Whether class and id words name noise, whether they name the article, the
     ANCESTOR_GROUPS they name (as bits), whether they name a consent box, and whether
-    they name a gallery (_GALLERY_WORD_RE)."""
+    they name a gallery (_names_gallery)."""
     bits = 0
     lowered = attrs.lower()
     for word in _ATTR_WORD_RE.findall(lowered):
@@ -220,30 +207,27 @@ def _names_gallery(names: str) -> bool:
     """Whether lower-cased class and id words name a gallery or a slideshow (the words
     of a script's hook, of a post's subject or of its format aside)."""
     return ("gallery" in names or "slideshow" in names) and any(
-        _GALLERY_WORD_RE.search(word)
-        for word in names.split()
-        if not word.startswith(("js-", *_SUBJECT_PREFIXES)) and "format-" not in word
+        _gallery_word(word) for word in names.split() if not word.startswith(("js-", *SUBJECT_PREFIXES)) and "format-" not in word
+    )
+
+
+def _gallery_word(word: str) -> bool:
+    """Whether a class or id word's last part names a gallery (vocabulary.GALLERY_PARTS),
+    or such a part is followed by a wrapper's name (vocabulary.GALLERY_WRAPPERS)."""
+    parts = word.replace("_", "-").split("-")
+    return any(
+        part in GALLERY_PARTS and (k + 1 == len(parts) or parts[k + 1] in GALLERY_WRAPPERS) for k, part in enumerate(parts)
     )
 
 
 def _names_reviews(names: str) -> bool:
     """Whether lower-cased class and id words name a box of reviews (REVIEWS_BIT)."""
     return any(
-        "reviews" in _ATTR_WORD_RE.findall(word) and not any(prefix in word for prefix in _SUBJECT_PREFIXES)
+        "reviews" in _ATTR_WORD_RE.findall(word) and not any(prefix in word for prefix in SUBJECT_PREFIXES)
         for word in names.split()
     )
 
 
-# A consent manager's box (a cookie banner, its preference centre, a form's consent
-# box) lies over the page or beside it and is no part of its text: segment passes over
-# an element whose class or id word holds a manager's name, or cookie, consent or GDPR
-# joined to another part ("cookie-banner", "onetrust-consent-sdk"). Alone ("cookies")
-# such a word names a section of a policy page, and after "category-" or "tag-" the
-# subject of a post (WordPress marks its posts so).
-_CONSENT_BRANDS = ("onetrust", "cookiebot", "didomi", "usercentrics", "cookieconsent", "cookielaw")
-_CONSENT_CUE_RE = re.compile("|".join(("cookie", "consent", "gdpr", *_CONSENT_BRANDS)))
-_CONSENT_PART_RE = re.compile(r"[-_](?:cookies?|consent|gdpr)(?![a-z])|(?<![a-z])(?:cookies?|consent|gdpr)[-_]")
-_SUBJECT_PREFIXES = ("category-", "tag-", "tags-", "topic-")
 # An element holding at least this share of the walked container's characters is a
 # wrapper of the page, whatever its names say ("cookies-accepted" on an outer <div>,
 # the one <form> of an ASP.NET page): it is walked.
@@ -255,14 +239,27 @@ _holds_story = etree.XPath(f"boolean(.//h1 | .//p[string-length(normalize-space(
 _holds_headline = etree.XPath("boolean(.//h1)")
 
 
+# A consent manager's box (a cookie banner, its preference centre, a form's consent
+# box) lies over the page or beside it and is no part of its text: segment passes over
+# an element whose class or id word holds a manager's name, or cookie, consent or GDPR
+# joined to another part ("cookie-banner", "onetrust-consent-sdk"). Alone ("cookies")
+# such a word names a section of a policy page, and after "category-" or "tag-" the
+# subject of a post (WordPress marks its posts so).
+# What a consent box's class or id words hold, one of them at least.
+_CONSENT_CUES = ("cookie", "consent", "gdpr", *CONSENT_BRANDS)
+
+
 def _names_consent(names: str) -> bool:
     """Whether lower-cased class and id words name a consent box."""
-    if not _CONSENT_CUE_RE.search(names):
+    if not any(cue in names for cue in _CONSENT_CUES):
         return False
     for word in names.split():
-        if word.startswith(_SUBJECT_PREFIXES):
+        if word.startswith(SUBJECT_PREFIXES):
             continue
-        if any(brand in word for brand in _CONSENT_BRANDS) or _CONSENT_PART_RE.search(word):
+        if any(brand in word for brand in CONSENT_BRANDS):
+            return True
+        parts = [part.rstrip("0123456789") for part in word.replace("_", "-").split("-")]
+        if len(parts) > 1 and any(part in CONSENT_PARTS for part in parts):
             return True
     return False
 
@@ -414,7 +411,7 @@ def aside_furniture(lines: Sequence[Line], block: etree._Element, story: Callabl
     block, which segment does not know of. The nearest such element around a line
     decides: one around it holds whatever the nearest holds.
 
-    A gallery (_GALLERY_WORD_RE) is furniture on a page that says it is one story
+    A gallery (_names_gallery) is furniture on a page that says it is one story
     (``story``, metadata.is_story): a slideshow of other stories set in the text, the
     site's galleries beside it, each picture's caption a paragraph. It holds the story
     only where it wraps the block or holds the ``<h1>``. A shop's gallery is its
@@ -438,32 +435,23 @@ def aside_furniture(lines: Sequence[Line], block: etree._Element, story: Callabl
     return marked
 
 
-# The name of a box of other stories: a short line that says only that ("Related",
-# "You may also like", "Ähnliche Beiträge", "相关推荐"), or of a blog's sidebar widget
-# ("Recent Posts", "Categories", "Schlagwörter"), in the languages of the dev data.
-# "Latest news" and the like are left out: on a listing they name the page's items.
-# Written in lower case and matched against the lower-cased line: twice as fast as
-# re.IGNORECASE, which folds each character.
+# The name of a box of other stories: a short line that says only that
+# (vocabulary.RELATED_BOX_NAMES), between marks and white space.
 RELATED_NAME_CHARS = 30
-_RELATED_NAME_RE = re.compile(
-    r"^\W*(?:related(?: articles?| stories| posts?| content| reading| news| coverage| topics| links| videos)?"
-    r"|you (?:may|might) (?:also )?(?:like|enjoy)|more (?:stories|articles|news|to read)"
-    r"|recommended(?: for you| stories| articles| reading)?|read next|what to read next|most (?:popular|read|viewed)"
-    r"|popular (?:posts|stories|articles)|trending(?: now| stories)?|editor'?s'? picks|top stories|more like this"
-    r"|don't miss|up next|keep reading|recommended videos|recent (?:posts|comments)|explore further"
-    r"|categories|archives|tags|blogroll|(?:neueste|aktuelle) kommentare|meist gelesen|top-themen"
-    r"|empfehlungen (?:der|aus der) redaktion|zum weiterlesen|kategorien|archiv|schlagwörter"
-    r"|à découvrir|catégories|categorías|etiquetas"
-    r"|(?:ähnliche|verwandte) (?:beiträge|artikel)|(?:das )?könnte (?:sie|dich) auch interessieren"
-    r"|(?:das )?könnte (?:ihnen|dir) auch gefallen|auch interessant|weitere (?:artikel|beiträge|themen)"
-    r"|mehr zum thema|meistgelesen|(?:à )?lire (?:aussi|également)|articles similaires|sur le même sujet|les plus lus"
-    r"|vous aimerez aussi|les plus populaires|dans la même rubrique"
-    r"|noticias relacionadas|artículos relacionados|(?:también )?te puede interesar|lo más leído|lo más visto|más noticias"
-    r"|polecane|najczęściej czytane|podobne artykuły|czytaj (?:także|też)|zobacz (?:także|też)"
-    r"|相关推荐|为你推荐|猜你喜欢|相关阅读|热门推荐|推荐阅读|相关文章|相关新闻|您可能感兴趣的文章|热门文章|精彩推荐|大家都在看|热门资讯"
-    r"|延伸阅读|相关报道|相关事件|相关话题|相关专题|媒体报道|编辑推荐|今日推荐|相关视频|热点新闻)"
-    r"[^\w:：]*$",
-)
+
+
+def names_related_box(text: str) -> bool:
+    """Whether a line says only that a box of other stories follows ("Related:" is a
+    label of the line, not a name)."""
+    lowered = text.lower()
+    start, end = 0, len(lowered)
+    while start < end and not (lowered[start].isalnum() or lowered[start] == "_"):
+        start += 1
+    while end > start and not (lowered[end - 1].isalnum() or lowered[end - 1] in "_:："):
+        end -= 1
+    return " ".join(lowered[start:end].split()) in RELATED_BOX_NAMES
+
+
 # Line.related: a line that names such a box, and a line inside the box it names.
 RELATED_NAME, IN_RELATED = 1, 2
 
@@ -481,7 +469,7 @@ def related_boxes(lines: Sequence[Line]) -> list[int]:
     """
     marks = [0] * len(lines)
     names = [
-        i for i, line in enumerate(lines) if i and line.length <= RELATED_NAME_CHARS and _RELATED_NAME_RE.match(line.text.lower())
+        i for i, line in enumerate(lines) if i and line.length <= RELATED_NAME_CHARS and names_related_box(line.text)
     ]
     for i in names:
         if marks[i]:

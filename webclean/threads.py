@@ -5,8 +5,8 @@ number aside): the longest post wins Step 1, and the user panel beside it stops 
 block's growth (webclean/region.py), so the replies would be lost. Here the records
 are found, the block grows over them, and in each record the element that holds its
 post's text: Block.records and Block.slots, from which Unit.post keeps each post's
-text and drops the rest of its record (docs/quality.md, "What the method adds to the
-paper").
+text and drops the rest of its record (docs/method.md, "A forum thread is taken as its
+posts").
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def find_records(best: etree._Element, total: dict[etree._Element, int], ascend_
     replies are lost. When an ancestor of the block (up to _RECORD_DEPTH levels) is
     one of at least three such records that hold counted text, and their parent adds
     at least ``ascend_gain`` of the block's text, the block grows into the parent
-    (docs/quality.md, "What the method adds to the paper"), and the records are
+    (docs/method.md, "A forum thread is taken as its posts"), and the records are
     returned, the block's among them.
     Records alike only in their first class word count when they look like posts
     (:func:`loose_thread`).

@@ -3,8 +3,9 @@
 Each page's block is located as at extraction time; each of its ``<p>``/``<a>``
 units is labelled against the gold text (webclean/gold.py): content, noise, or mixed
 and left out. Words and marks are counted per label (n_i, h_i), the lexicon is built
-from the counts, the classes are balanced 1:1 by sampling the larger one
-(webclean/sampling.py), and the SVM is fitted with k-fold cross-validation.
+from the counts, the classes are sampled (webclean/sampling.py: balanced 1:1 for method
+paper, in their own proportion and by page and language for svm), and the SVM is fitted
+(C and γ by k-fold cross-validation for paper; boosted trees beside it for svm).
 
 Every stage is a plain function over values, so the Spark training job runs the
 per-page stages in executors and the rest on the driver.

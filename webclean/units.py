@@ -39,33 +39,40 @@ class Unit(NamedTuple):
     # In a thread located as its posts (threads.find_records): 1 for a line of a post's
     # text, -1 for one elsewhere in a post's record (its panel, signature, links) or
     # after the last record (reply box, pager, who is online: a thread ends with its last
-    # post), 0 for any other line. Not a feature: denoise keeps and drops these lines as such.
+    # post), 0 for any other line. A feature, and denoise keeps and drops these lines as such.
     post: int = 0
     # The segment.ANCESTOR_GROUPS its ancestors name, as bits (the "rich" features), and
     # segment.REVIEWS_BIT (no feature: the pass comments reads it).
     groups: int = 0
     # Inside the page's footer, navigation or banner, an article's footer or an aside
-    # (segment.Line.furniture). Not a feature: the smoothing pass "furniture" drops such
-    # a line wherever the classifier keeps it.
+    # (segment.Line.furniture). A feature, and the pass "furniture" (passes.py) drops
+    # such a line wherever the classifier keeps it.
     furniture: bool = False
     # segment.RELATED_NAME for a line that names a box of other stories ("Related",
     # "相关推荐"), segment.IN_RELATED for a line of the box it names (segment.related_boxes).
-    # Not a feature: the smoothing pass "related_boxes" drops them.
+    # A feature of the trees.
     related: int = 0
     # How many lines back the line's text was shown already, in a passage shown again
     # in a box of another kind (a shop's description again in its tabs, a copy for
-    # another screen size); 0 for none (line_features.repeats). Not a feature: the
-    # smoothing pass "repeats" drops the copy when both are kept.
+    # another screen size); 0 for none (line_features.repeats). A feature, and the pass
+    # "repeats" drops the copy when both are kept.
     copy: int = 0
     # For a line of a <pre> (code, a console's session, a file's lines), its text as the
     # page sets it out, line breaks and indents kept (text.code_text); "" for any other
-    # line. Not a feature: the pass "code" keeps such a line inside the text whatever the
+    # line. A feature, and the pass "code" keeps such a line inside the text whatever the
     # classifier says, and the page's text shows it so.
     code: str = ""
     # After the box that holds most of the located block's prose, outside it
-    # (line_features.CORE_SHARE; False in the margins and in a thread's block). Not a
-    # feature: the smoothing pass "past_core" drops such kept lines past a gap.
+    # (line_features.CORE_SHARE; False in the margins and in a thread's block). A
+    # feature of the trees.
     past_core: bool = False
+    # How many short all-link lines in a row the line is one of (a menu, a list of
+    # related stories, tags); 0 for a line that is none (line_features.link_runs).
+    link_run: int = 0
+    # The characters outside links of the lines under the same heading as the line
+    # (its section: from a heading to the next; line_features.section_text): a heading
+    # over a list of links heads little text, one over paragraphs much.
+    section_text: int = 0
 
     @property
     def is_sample(self) -> bool:
