@@ -31,10 +31,10 @@ except ImportError:  # run from a checkout: the package sits one folder up
 
 from webclean.config import ConfigError, load_config  # noqa: E402
 from webclean.model import ModelError  # noqa: E402
-from webclean.policy import ERROR_STATUSES, EXIT_OK, EXIT_POLICY, FailurePolicy  # noqa: E402
+from webclean.policy import ERROR_STATUSES, EXIT_OK, EXIT_POLICY, FailurePolicy, share  # noqa: E402
 from webclean.spark.extract_job import ExtractJob, run_extract  # noqa: E402
 from webclean.spark.inputs import INPUT_FORMATS, InputError  # noqa: E402
-from webclean.spark.job import Job, share  # noqa: E402
+from webclean.spark.job import Job  # noqa: E402
 
 INPUT_SCHEMA = """\
 input formats (auto: by the name's ending; other files of folders and globs are

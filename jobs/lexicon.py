@@ -33,9 +33,10 @@ from webclean.model import Model, ModelError, load_model, save_model  # noqa: E4
 from webclean.policy import EXIT_OK, EXIT_POLICY  # noqa: E402
 from webclean.registry import svm_methods  # noqa: E402
 from webclean.spark.inputs import InputError, InputFile, list_inputs  # noqa: E402
-from webclean.spark.job import Job, add_rejected_share, input_names  # noqa: E402
+from webclean.spark.job import Job, input_names  # noqa: E402
 from webclean.spark.lexicon_job import LexiconChanges, rebuild_lexicon, write_lexicon_changes  # noqa: E402
 from webclean.spark.train_job import check_training_input  # noqa: E402
+from webclean.training_input import add_rejected_share  # noqa: E402
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession

@@ -29,8 +29,9 @@ from webclean.model import save_model  # noqa: E402
 from webclean.policy import EXIT_OK  # noqa: E402
 from webclean.registry import svm_methods  # noqa: E402
 from webclean.spark.inputs import InputError, list_inputs  # noqa: E402
-from webclean.spark.job import Job, add_rejected_share, input_names  # noqa: E402
+from webclean.spark.job import Job, input_names  # noqa: E402
 from webclean.spark.train_job import check_training_input, train_on_spark  # noqa: E402
+from webclean.training_input import add_rejected_share  # noqa: E402
 
 # A wrong argument, before the job, or pages that cannot train a model (DataError, raised
 # on the driver: rows that do not fit the schema, too few labelled units): reported in one line.

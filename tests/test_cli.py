@@ -232,16 +232,51 @@ def test_missing_config_file_is_a_one_line_error(page_file, capsys):
 
 def test_train_on_a_missing_input_is_a_one_line_error(tmp_path, capsys):
     assert main(["train", "--input", "missing.jsonl.gz", "--output", str(tmp_path / "model")]) == 2
-    assert _one_line_error(capsys) == "webclean: missing.jsonl.gz: No such file or directory\n"
+    assert _one_line_error(capsys) == "webclean: missing.jsonl.gz: cannot be read: No such file or directory\n"
     assert not (tmp_path / "model").exists()
 
 
-def test_train_on_pages_without_a_text_field_is_a_one_line_error(tmp_path, capsys):
-    data = tmp_path / "pages.jsonl"
-    data.write_text(json.dumps({"id": "1", "html": PAGE}) + "\n", encoding="utf-8")
-    assert main(["train", "--input", str(data), "--output", str(tmp_path / "model")]) == 2
-    err = _one_line_error(capsys)
-    assert err.startswith(f"webclean: {data}:1: no \"text\" field")
+@pytest.mark.parametrize(
+    ("row", "reason"),
+    [
+        ({"id": "1", "html": PAGE}, "no text"),
+        ({"id": "1", "html": PAGE, "text": None}, "text is null"),  # was read as a page of noise alone
+        ({"id": "1", "text": "a gold text"}, "no html"),  # was read as an empty page
+        ({"id": "1", "html": PAGE, "text": 42}, "text is not a string"),
+        ({"id": "1", "html": PAGE, "text": "x", "with": [1]}, "with is not a list of strings"),
+    ],
+    ids=["no-text", "null-text", "no-html", "text-42", "with-ints"],
+)
+def test_train_rejects_a_malformed_row_in_one_line_naming_file_and_line(tmp_path, capsys, row, reason):
+    """As jobs/train.py does (webclean.training_input, docs/output.md): exit 2, one line, no model."""
+    data = _pages_jsonl(tmp_path / "pages.jsonl.gz", 3)
+    with gzip.open(data, "at", encoding="utf-8") as handle:
+        handle.write(json.dumps(row) + "\n")
+    assert main(["train", "--input", str(data), "--output", str(tmp_path / "model"), *SMALL_TRAINING]) == 2
+    assert _one_line_error(capsys) == (
+        f"webclean: {data}:4: {reason}; 1 of 4 rows rejected ({reason}: 1), over --max-rejected-share 0.0\n"
+    )
+    assert not (tmp_path / "model").exists()
+
+
+def test_train_leaves_out_malformed_rows_within_the_share_and_counts_them(tmp_path, capsys):
+    good = _pages_jsonl(tmp_path / "good.jsonl.gz", 6)
+    mixed = tmp_path / "mixed.jsonl.gz"
+    rows = gzip.decompress(good.read_bytes()).decode().splitlines()
+    bad = [json.dumps({"id": "x", "html": PAGE, "text": None}), "[1, 2]"]
+    mixed.write_bytes(gzip.compress(("\n".join(rows[:3] + bad + rows[3:]) + "\n").encode()))
+    command = ["train", "--input", str(mixed), "--output", str(tmp_path / "mixed"), *SMALL_TRAINING]
+    assert main([*command, "--max-rejected-share", "0.2"]) == 2  # 2 of 8 rows: over 0.2
+    assert _one_line_error(capsys).startswith(f"webclean: {mixed}:4: text is null; 2 of 8 rows rejected")
+    assert main([*command, "--max-rejected-share", "0.25"]) == 0
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert (report["pages"], report["input_rows"]) == (6, 8)
+    assert report["rejected_rows"] == {"text is null": 1, "not a JSON object": 1}
+    assert "2 of 8 rows rejected" in captured.err
+    # The rows left out are those counted: the model is the one of the good rows alone.
+    assert main(["train", "--input", str(good), "--output", str(tmp_path / "good"), *SMALL_TRAINING]) == 0
+    assert (tmp_path / "mixed" / "arrays.npz").read_bytes() == (tmp_path / "good" / "arrays.npz").read_bytes()
 
 
 def test_evaluate_on_a_file_that_is_not_json_lines_is_a_one_line_error(tmp_path, capsys):

@@ -26,6 +26,7 @@ from webclean.config import Config, ConfigError, load_config
 from webclean.datasets import DataError
 from webclean.model import Model, ModelError, load_model, save_model
 from webclean.result import Extraction, Status
+from webclean.training_input import add_rejected_share
 
 EXIT_UNREADABLE = 1
 EXIT_USAGE = 2
@@ -73,6 +74,7 @@ def _parser() -> argparse.ArgumentParser:
     train = commands.add_parser("train", help="train a model on pages with a gold text")
     train.add_argument("--input", nargs="+", required=True, metavar="FILE", help="gzip JSON Lines of pages")
     train.add_argument("--output", required=True, type=Path, metavar="MODEL_DIR")
+    add_rejected_share(train)
     _common(train, model=False)
     train.set_defaults(run=_run_train)
 
@@ -232,13 +234,20 @@ def _print_explanation(
 
 
 def _run_train(args: argparse.Namespace, config: Config) -> int:
-    from webclean.datasets import read_pages
+    from webclean.datasets import input_files
     from webclean.training import train
+    from webclean.training_input import check_file, checked_pages, judge_input
 
     start = time.monotonic()
-    model, report = train(read_pages(args.input), config, sources=[Path(p).name for p in args.input])
+    # Every row checked before any page is parsed, as jobs/train.py does (docs/output.md).
+    files = [str(path) for path in input_files(args.input)]
+    checked = judge_input([check_file(path) for path in files], args.max_rejected_share)
+    if checked.rejected:
+        print(f"webclean: {checked.describe()}", file=sys.stderr)
+    model, report = train(checked_pages(files), config, sources=[Path(p).name for p in args.input])
     save_model(model, args.output)
-    print(json.dumps({"output": str(args.output), "seconds": round(time.monotonic() - start, 1), **report.to_dict()}, indent=1))
+    seconds = round(time.monotonic() - start, 1)
+    print(json.dumps({"output": str(args.output), "seconds": seconds, **report.to_dict(), **checked.to_dict()}, indent=1))
     return 0
 
 

@@ -90,7 +90,7 @@ class DataError(ValueError):
 
 def read_pages(paths: Iterable[str | Path]) -> Iterator[Page]:
     """Yield the pages of each file in turn; a path may be a file or a directory."""
-    for path in _expand(paths):
+    for path in input_files(paths):
         source = set_name(path)
         for where, row in jsonl_rows(path):
             yield _gold_row(row, where, source)
@@ -152,7 +152,8 @@ def _gold_row(row: dict, where: str, source: str) -> Page:
         raise DataError(f"{where}: {exc}") from exc
 
 
-def _expand(paths: Iterable[str | Path]) -> Iterator[Path]:
+def input_files(paths: Iterable[str | Path]) -> Iterator[Path]:
+    """The files of the arguments: a file as it is, a folder's JSON Lines files by name."""
     for raw in paths:
         path = Path(raw)
         if path.is_dir():

@@ -9,12 +9,13 @@ its rows and its summary either way; only a run that passes gets its ``_SUCCESS`
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from webclean.result import Status
 
-__all__ = ["ERROR_STATUSES", "EXIT_CRASH", "EXIT_OK", "EXIT_POLICY", "EXIT_USAGE", "FailurePolicy", "Verdict"]
+__all__ = ["ERROR_STATUSES", "EXIT_CRASH", "EXIT_OK", "EXIT_POLICY", "EXIT_USAGE", "FailurePolicy", "Verdict", "share"]
 
 # The jobs' exit codes (jobs/extract.py, jobs/train.py, jobs/lexicon.py).
 EXIT_OK = 0  # done; the extract job's run passed its policy
@@ -77,3 +78,11 @@ class FailurePolicy:
         if self.fail_on_empty and not pages:
             failures.append("the input holds no page to extract")
         return Verdict(pages, errors, round(share, 6), broken, tuple(failures))
+
+
+def share(text: str) -> float:
+    """A command-line argument that is a share, in [0, 1]: --max-error-share, --max-rejected-share."""
+    value = float(text)
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"a share lies in [0, 1], not {text}")
+    return value

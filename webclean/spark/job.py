@@ -83,20 +83,3 @@ def route_stderr() -> None:
 def input_names(paths: Sequence[str]) -> list[str]:
     """The names of the input arguments, as ``webclean train`` records them in a model."""
     return [PurePosixPath(p.rstrip("/")).name for p in paths]
-
-
-def add_rejected_share(parser: argparse.ArgumentParser) -> None:
-    """The option both training jobs take: how many malformed rows they leave out before failing."""
-    parser.add_argument(
-        "--max-rejected-share", type=share, default=0.0, metavar="SHARE",
-        help="leave out rows that do not fit the schema (docs/output.md), counted by reason, up to this share of "
-        "the rows; past it the job fails with exit 2 naming the first (default: %(default)s, none)",
-    )  # fmt: skip
-
-
-def share(text: str) -> float:
-    """An argument that is a share, in [0, 1]."""
-    value = float(text)
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"a share lies in [0, 1], not {text}")
-    return value

@@ -17,7 +17,6 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import PurePosixPath
 from typing import NamedTuple
 
 import numpy as np
@@ -31,7 +30,6 @@ from webclean.lexicon import LineCounts, NoiseLexicon, TermCounts, build_lexicon
 from webclean.model import Model
 from webclean.registry import classifier_spec
 from webclean.spark.inputs import InputFile
-from webclean.spark.training_rows import InputReport, check_file, judge_input, training_rows
 from webclean.tokenize import special_marks, words
 from webclean.training import (
     CONTENT,
@@ -46,6 +44,7 @@ from webclean.training import (
     training_units,
     with_metadata,
 )
+from webclean.training_input import InputReport, check_file, file_pages, judge_input
 
 # The glue logs under one name, whichever of its modules speaks.
 log = logging.getLogger("webclean.spark")
@@ -58,23 +57,21 @@ TRAIN_SLICE_BYTES = 8 << 20
 
 
 def check_training_input(spark: SparkSession, files: Sequence[InputFile], max_rejected_share: float = 0.0) -> InputReport:
-    """Every row of ``files`` checked against the schema (training_rows), a file a task,
+    """Every row of ``files`` checked against the schema (webclean.training_input), a file a task,
     before any page is parsed; DataError, in one line, past ``max_rejected_share``."""
     paths = [f.path for f in files]
     checks = spark.sparkContext.parallelize(paths, len(paths)).map(check_file).collect()
     report = judge_input(checks, max_rejected_share)
     if report.rejected:
-        log.warning("training input: %d of %d rows rejected: %s", sum(report.rejected.values()), report.rows, report.rejected)
+        log.warning("%s", report.describe())
     return report
 
 
 def read_training_file(index: int, path: str) -> Iterator[tuple[PageKey, Page]]:
-    """The pages of one JSON Lines file of pages with gold, as datasets.read_pages reads
+    """The pages of one JSON Lines file of pages with gold, as ``webclean train`` reads
     them; the rows that check_training_input rejected (and counted) are left out."""
-    source = PurePosixPath(path).name.split(".")[0]
-    for number, row, _ in training_rows(path):
-        if row is not None:
-            yield (index, number), Page.from_json(row, source=source)
+    for number, page in file_pages(path):
+        yield (index, number), page
 
 
 def labelled_pages(spark: SparkSession, files: Sequence[InputFile], config: Config) -> RDD:

@@ -1,4 +1,4 @@
-"""webclean.spark.training_rows: the training jobs' rows checked against the schema (no JVM)."""
+"""webclean.training_input: the rows of `webclean train` and the training jobs checked against one schema."""
 
 from __future__ import annotations
 
@@ -8,10 +8,8 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("pyarrow")
-
-from webclean.datasets import DataError  # noqa: E402
-from webclean.spark.training_rows import check_file, check_row, judge_input, parse_line  # noqa: E402
+from webclean.datasets import DataError
+from webclean.training_input import check_file, check_row, judge_input, parse_line
 
 GOOD = {"id": "1", "source": "s", "url": None, "lang": "en", "html": "<p>a page</p>", "text": "a page"}
 
@@ -28,6 +26,10 @@ GOOD = {"id": "1", "source": "s", "url": None, "lang": "en", "html": "<p>a page<
         (json.dumps({"text": "x"}).encode(), "no html"),
         (json.dumps({**GOOD, "with": [1]}).encode(), "with is not a list of strings"),
         (json.dumps({**GOOD, "peers": ["a"]}).encode(), "peers is not an object of strings"),
+        # Stricter than pyarrow's conversion, which took these and left Page.from_json to fail:
+        (json.dumps({**GOOD, "peers": [["trafilatura", "x"]]}).encode(), "peers is not an object of strings"),
+        (json.dumps({**GOOD, "with": ["a", None]}).encode(), "with is not a list of strings"),
+        (json.dumps({**GOOD, "id": True}).encode(), "id is not a string"),
     ],
 )
 def test_a_malformed_row_is_rejected_with_its_reason(line, reason):
@@ -59,6 +61,14 @@ def test_rejected_rows_are_counted_and_past_the_share_named_in_one_line(tmp_path
     assert "\n" not in message and message.startswith(f"{path}:2: not a JSON object; 2 of 4 rows rejected")
     report = judge_input([check], 0.5)
     assert report.to_dict() == {"input_rows": 4, "rejected_rows": {"not a JSON object": 1, "text is not a string": 1}}
+
+
+def test_an_input_of_malformed_rows_only_names_the_first(tmp_path):
+    path = write(tmp_path / "pages.jsonl.gz", [json.dumps({"text": "x"}).encode()])
+    with pytest.raises(DataError, match=rf"^{path}:1: no html; 1 of 1 rows rejected"):
+        judge_input([check_file(str(path))], 0.5)
+    with pytest.raises(DataError, match="no page to train on"):
+        judge_input([check_file(str(path))], 1.0)
 
 
 @pytest.mark.parametrize("data", [b"", b"not gzip at all"], ids=["empty", "not-gzip"])
