@@ -13,6 +13,7 @@ import types
 from collections import Counter
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -198,6 +199,46 @@ def test_the_policy_judges_the_run_and_only_a_run_that_passes_gets_its_marker(sp
         check.check_run(str(out), RUN_DATE)
     # Spark reads the output with the marker in a partition.
     assert spark.read.parquet(str(out)).count() == 12
+
+
+def test_a_running_task_says_its_pages_out_every_progress_interval(monkeypatch):
+    from webclean.spark import extract_job
+
+    monkeypatch.setattr(extract_job, "PROGRESS_SECONDS", 15.0)
+    now = [100.0]
+    progress = extract_job.TaskProgress(3, clock=lambda: now[0])
+    assert [progress.row("a.warc.gz") for _ in range(9)] == [None] * 9  # none before the interval
+    now[0] = 115.0
+    assert progress.row("a.warc.gz") == "progress: partition 3: 10 pages out, 0.7 pages/s, reading a.warc.gz"
+    now[0] = 120.0
+    assert progress.row("b.warc.gz") is None  # the next one an interval after it
+    now[0] = 130.0
+    assert progress.row("b.warc.gz") == "progress: partition 3: 12 pages out, 0.4 pages/s, reading b.warc.gz"
+
+
+def test_a_task_of_one_file_reports_progress_before_it_ends(monkeypatch, capsys):
+    """The driver's accumulator hears of a task only when it ends: the 1 GB file of issue 60
+    showed "0 pages out" for minutes. map_files, as a worker runs it (no JVM here), says
+    how far it is while it reads."""
+    from webclean.spark import extract_job
+    from webclean.spark.rows import Shared
+
+    monkeypatch.setattr(extract_job, "PROGRESS_SECONDS", 0.0)  # a line a row
+    value = types.SimpleNamespace
+    reported = []
+    batches = extract_job.map_files(
+        [pa.RecordBatch.from_pydict({"id": [0]})],
+        plan=value(value=[list_inputs([str(SAMPLE)], "warc")]),
+        shared=value(value=Shared(Config(), FAKE_MODEL, "fake-1")),
+        extract_fn=fake_extract,
+        counts=value(add=reported.append),
+    )
+    rows = sum(batch.num_rows for batch in batches)
+    lines = capsys.readouterr().err.splitlines()
+    assert rows == 49 and len(lines) == rows
+    assert lines[0].startswith("progress: partition 0: 1 pages out, ") and lines[0].endswith(f"reading {SAMPLE}")
+    assert lines[-1].startswith("progress: partition 0: 49 pages out, ")
+    assert sum(reported[0][0].statuses.values()) == 49
 
 
 def test_a_partition_extracted_twice_is_counted_once(spark, tmp_path, monkeypatch):

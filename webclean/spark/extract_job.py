@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from functools import partial
@@ -151,8 +152,11 @@ def map_files(
     for indexes in batches:
         for index in indexes.column("id").to_pylist():
             counted = PartitionCounts()
+            progress = TaskProgress(index)
             for file in partitions[index]:
                 for row in extract_rows(file, loaded, extract_fn, counted.records):
+                    if line := progress.row(file.path):
+                        print(line, file=sys.stderr, flush=True)
                     counted.statuses[row["status"]] += 1
                     if row["status"] in FILE_ERRORS:
                         counted.stops.append((row["source_file"], row["offset"], row["error"]))
@@ -162,6 +166,32 @@ def map_files(
             counts.add({index: counted})
     if batch.rows:
         yield batch.flush()
+
+
+class TaskProgress:
+    """A running task's own progress line, every PROGRESS_SECONDS.
+
+    The counts of the driver's line (_Progress) reach it only when a task ends, through
+    its accumulator, so a task of one large file would show 0 pages for as long as it
+    runs; the task says how far it is itself, on its stderr: the job's stderr when Spark
+    runs locally, the executor's log on a cluster.
+    """
+
+    def __init__(self, partition: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.partition = partition
+        self.rows = 0
+        self._clock = clock
+        self._started = self._last = clock()
+
+    def row(self, source_file: str) -> str | None:
+        """Count one row out; the progress line when PROGRESS_SECONDS have passed since the last."""
+        self.rows += 1
+        now = self._clock()
+        if now - self._last < PROGRESS_SECONDS:
+            return None
+        self._last = now
+        rate = self.rows / max(now - self._started, 1e-9)
+        return f"progress: partition {self.partition}: {self.rows} pages out, {rate:.1f} pages/s, reading {source_file}"
 
 
 
@@ -353,7 +383,8 @@ def write_summary(output: str, summary: RunSummary) -> str:
 class _Progress:
     """Logs finished tasks and rows written while the job runs, from a daemon thread.
 
-    Tasks report their accumulators when they finish, so the count moves task by task.
+    Tasks report their accumulators when they finish, so the count moves task by task;
+    a task still running logs its own count (TaskProgress).
     """
 
     def __init__(self, sc: Any, counts: Accumulator, started: float) -> None:
@@ -379,7 +410,7 @@ class _Progress:
             total = sum(s.numTasks for s in stages if s)
             rows = sum(sum(counted.statuses.values()) for counted in list(self._counts.value.values()))
             elapsed = time.perf_counter() - self._started
-            log.info("progress: %d/%d tasks done, %d pages out, %.1f pages/s", done, total, rows, rows / elapsed)
+            log.info("progress: %d/%d tasks done, %d pages out of them, %.1f pages/s", done, total, rows, rows / elapsed)
 
 
 def _counts_text(counts: Mapping[str, int]) -> str:
