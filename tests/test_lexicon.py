@@ -178,3 +178,15 @@ def test_the_line_lexicon_skips_only_lines_whose_first_token_opens_no_key():
     # The same weights as cutting every line into its keys.
     by_keys = [max((lexicon.lines.get(key, 0.0) for key in line_keys(text)), default=0.0) for text in texts]
     assert lexicon.line_indices(texts) == by_keys == [3.0, 2.0, 4.0, 0.0, 0.0, 2.0]
+
+
+def test_a_long_line_is_keyed_as_if_cut_whole():
+    prose = "The council met on Monday to discuss the new bridge over the river, and voted to fund it. " * 4
+    assert line_keys(prose) == ["1<the", "2<the council", "3<the council met"]
+    # Over the characters cut first, but of few tokens: the whole line is a key.
+    long_words = " ".join(["Pneumonoultramicroscopicsilicovolcanoconiosis"] * 5)
+    assert len(long_words) > 200
+    assert line_keys(long_words)[0] == "=" + " ".join(["pneumonoultramicroscopicsilicovolcanoconiosis"] * 5)
+    # A line of exactly the most tokens a whole key holds, and one more.
+    assert line_keys(" ".join(["word"] * 24))[0].startswith("=")
+    assert not line_keys(" ".join(["word"] * 25))[0].startswith("=")

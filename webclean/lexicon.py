@@ -66,6 +66,8 @@ LINE_LEADS = (1, 2, 3)
 _KEY_TOKEN_RE = re.compile(f"[{CJK_IDEOGRAPHS}]|[^\\W\\d_{CJK_IDEOGRAPHS}]+|\\d+")
 
 
+# line_keys cuts a line's first so many characters into tokens before the rest.
+_KEYED_CHARS = 200
 # A line's first token is looked for in its first so many characters (_opens_with_none_of).
 _HEAD_CHARS = 40
 
@@ -89,7 +91,12 @@ def line_keys(text: str) -> list[str]:
     """The line's keys: its whole text (``=…``) when it is short, and its leading
     LINE_LEADS tokens (``1<…``), where a token is a word, a CJK ideograph or a number
     (every number is 0), lower-cased after NFKC; punctuation and spaces are no part."""
-    tokens = [_key_token(token) for token in _KEY_TOKEN_RE.findall(nfkc(text).lower())]
+    # A long line is cut into its tokens as far as LINE_KEY_TOKENS of them at most: its
+    # first _KEYED_CHARS characters hold more than that, or the line is read whole.
+    found = _KEY_TOKEN_RE.findall(nfkc(text[:_KEYED_CHARS]).lower())
+    if len(found) <= LINE_KEY_TOKENS + 1 and len(text) > _KEYED_CHARS:
+        found = _KEY_TOKEN_RE.findall(nfkc(text).lower())
+    tokens = [_key_token(token) for token in found[: LINE_KEY_TOKENS + 1]]
     keys = [f"={' '.join(tokens)}"] if 0 < len(tokens) <= LINE_KEY_TOKENS else []
     keys.extend(f"{k}<{' '.join(tokens[:k])}" for k in LINE_LEADS if len(tokens) > k)
     return keys
