@@ -286,6 +286,16 @@ def test_evaluate_on_a_file_that_is_not_json_lines_is_a_one_line_error(tmp_path,
     assert _one_line_error(capsys).startswith(f"webclean: {data}: ")
 
 
+@pytest.mark.parametrize("flag", [[], ["--judge"]])
+def test_evaluate_names_a_page_without_its_gold_text_in_one_line(tmp_path, capsys, flag):
+    """Read by the schema training checks: a null gold is not scored as a page without main text."""
+    data = _pages_jsonl(tmp_path / "pages.jsonl.gz", 3)
+    with gzip.open(data, "at", encoding="utf-8") as handle:
+        handle.write(json.dumps({"id": "1", "html": PAGE, "text": None}) + "\n")
+    assert main(["evaluate", "--input", str(data), *flag]) == 2
+    assert _one_line_error(capsys) == f"webclean: {data}:4: text is null\n"
+
+
 def test_random_bytes_and_an_empty_file_are_said_to_be_what_they_are(tmp_path, capsys):
     noise, empty = tmp_path / "noise.bin", tmp_path / "empty.html"
     noise.write_bytes(random.Random(1).randbytes(2000))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gzip
+import json
+import re
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,7 @@ from webclean.datasets import DataError, Page, jsonl_rows, read_pages, set_name,
 
 
 def test_rows_of_a_plain_and_a_gzip_file(tmp_path: Path) -> None:
-    lines = '{"id": "a", "text": "x", "html": "<p>x</p>"}\n\n{"id": "b", "text": ""}\n'
+    lines = '{"id": "a", "text": "x", "html": "<p>x</p>"}\n\n{"id": "b", "text": "", "html": ""}\n'
     plain, packed = tmp_path / "set.jsonl", tmp_path / "set.jsonl.gz"
     plain.write_text(lines, encoding="utf-8")
     packed.write_bytes(gzip.compress(lines.encode("utf-8")))
@@ -27,6 +29,32 @@ def test_a_bad_line_is_named_in_the_error(tmp_path: Path, line: str, reason: str
     path.write_text('{"id": "a", "text": ""}\n' + line + "\n", encoding="utf-8")
     with pytest.raises(DataError, match=f"bad.jsonl:2: {reason}"):
         list(jsonl_rows(path))
+
+
+@pytest.mark.parametrize(
+    ("row", "reason"),
+    [
+        ({"html": "<p>x</p>"}, "no text"),
+        ({"html": "<p>x</p>", "text": None}, "text is null"),
+        ({"html": "<p>x</p>", "text": 42}, "text is not a string"),
+        ({"html": "<p>x</p>", "text": None, "peers": {}}, "text is null"),
+        ({"text": "x"}, "no html"),
+        ({"html": "<p>x</p>", "text": "x", "with": ["a", None]}, "with is not a list of strings"),
+    ],
+)
+def test_a_page_without_a_usable_gold_is_named_with_its_field(tmp_path: Path, row: dict, reason: str) -> None:
+    """Evaluation reads by the schema training checks: no row is scored against a gold it lacks."""
+    path = tmp_path / "set.jsonl"
+    path.write_text('{"id": "a", "text": "", "html": ""}\n' + json.dumps(row) + "\n", encoding="utf-8")
+    with pytest.raises(DataError, match=f"^{re.escape(str(path))}:2: {reason}$"):
+        list(read_pages([path]))
+
+
+def test_a_page_with_peers_needs_no_gold_text(tmp_path: Path) -> None:
+    path = tmp_path / "set.jsonl"
+    path.write_text(json.dumps({"id": "a", "html": "<p>x</p>", "text": None, "peers": {"trafilatura": "x"}}) + "\n", encoding="utf-8")
+    (page,) = read_pages([path])
+    assert (page.gold_type, page.text) == ("weak", "")
 
 
 def test_a_missing_file_is_a_data_error(tmp_path: Path) -> None:

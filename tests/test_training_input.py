@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from webclean.datasets import DataError
-from webclean.training_input import check_file, check_row, judge_input, parse_line
+from webclean.datasets import DataError, check_row
+from webclean.training_input import check_file, judge_input, parse_line
 
 GOOD = {"id": "1", "source": "s", "url": None, "lang": "en", "html": "<p>a page</p>", "text": "a page"}
 

@@ -20,9 +20,10 @@ from __future__ import annotations
 import gzip
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -88,12 +89,90 @@ class DataError(ValueError):
     JSON object, a page without its gold text, too few labelled units."""
 
 
+def _is_string(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _is_strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def _is_string_map(value: Any) -> bool:
+    return isinstance(value, dict) and all(isinstance(item, str) for item in value.values())
+
+
+@dataclass(frozen=True)
+class FieldType:
+    """A field's type: its name in a rejection's reason, and the test of a JSON value."""
+
+    name: str
+    test: Callable[[Any], bool]
+
+
+STRING = FieldType("a string", _is_string)
+STRINGS = FieldType("a list of strings", _is_strings)
+STRING_MAP = FieldType("an object of strings", _is_string_map)
+
+
+@dataclass(frozen=True)
+class PageField:
+    name: str
+    type: FieldType
+    required: bool = False  # present and not null
+
+
+# The schema of a row, for training and evaluation alike (docs/output.md). Other fields
+# are allowed and ignored; the items of a list or an object of strings may not be null.
+PAGE_FIELDS = (
+    PageField("html", STRING, required=True),
+    PageField("text", STRING, required=True),  # may be left out by a page with peers
+    PageField("id", STRING),
+    PageField("source", STRING),
+    PageField("url", STRING),
+    PageField("lang", STRING),
+    PageField("gold_type", STRING),
+    PageField("with", STRINGS),
+    PageField("without", STRINGS),
+    PageField("peers", STRING_MAP),
+    PageField("page_type", STRING),
+    PageField("domain", STRING),
+    PageField("site", STRING),
+)
+# The fields a page with peers may leave out: its labels come from the peers' agreement.
+_WEAK_OPTIONAL = frozenset({"text"})
+
+
+def check_row(row: Any) -> str | None:
+    """Why a parsed JSON line is no page with gold (``no text``, ``text is null``, ``text
+    is not a string``, ...), or None when it fits the schema."""
+    if not isinstance(row, dict):
+        return "not a JSON object"
+    weak = bool(row.get("peers"))
+    for column in PAGE_FIELDS:
+        value = row.get(column.name)
+        if value is None:
+            if column.required and not (weak and column.name in _WEAK_OPTIONAL):
+                return f"no {column.name}" if column.name not in row else f"{column.name} is null"
+            continue
+        if not column.type.test(value):
+            return f"{column.name} is not {column.type.name}"
+    return None
+
+
 def read_pages(paths: Iterable[str | Path]) -> Iterator[Page]:
-    """Yield the pages of each file in turn; a path may be a file or a directory."""
+    """Yield the pages of each file in turn; a path may be a file or a directory.
+
+    Every row must fit the schema of :func:`check_row`: a page needs its gold main text,
+    ``text`` ("" where nothing is main content), or the texts of other extractors,
+    ``peers``. A row that does not fit is a DataError naming it as ``file:line``.
+    """
     for path in input_files(paths):
         source = set_name(path)
         for where, row in jsonl_rows(path):
-            yield _gold_row(row, where, source)
+            reason = check_row(row)
+            if reason is not None:
+                raise DataError(f"{where}: {reason}")
+            yield Page.from_json(row, source=source)
 
 
 def jsonl_rows(path: str | Path) -> Iterator[tuple[str, dict]]:
@@ -131,25 +210,6 @@ def json_row(line: str | bytes, where: str) -> dict | None:
     if not isinstance(row, dict):
         raise DataError(f"{where}: not a JSON object")
     return row
-
-
-def gold_page(line: str | bytes, where: str, source: str) -> Page | None:
-    """The page of one JSON Lines line (None for a blank line); ``where`` names the line in errors.
-
-    A page needs its gold main text, ``text`` ("" where nothing is main content), or
-    the texts of other extractors, ``peers``: without either it has no labels.
-    """
-    row = json_row(line, where)
-    return None if row is None else _gold_row(row, where, source)
-
-
-def _gold_row(row: dict, where: str, source: str) -> Page:
-    if "text" not in row and not row.get("peers"):
-        raise DataError(f"{where}: no \"text\" field: every page needs its gold main text (or \"peers\", scripts/peer_texts.py)")
-    try:
-        return Page.from_json(row, source=source)
-    except ValueError as exc:
-        raise DataError(f"{where}: {exc}") from exc
 
 
 def input_files(paths: Iterable[str | Path]) -> Iterator[Path]:

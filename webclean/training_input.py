@@ -2,20 +2,14 @@
 
 ``webclean train`` and the Spark jobs jobs/train.py and jobs/lexicon.py read their
 input through this module, so that both accept and reject the same rows. Every line of
-a JSON Lines file of pages with gold must be UTF-8, JSON, an object, and hold the
-fields of :data:`TRAINING_FIELDS` with their types; ``html`` and ``text`` must be there
-and not null, but a page with ``peers`` may go without ``text`` (datasets.py: a weak
-page). Other fields are allowed and ignored. A row that fails is rejected, counted by
-its reason; the input fails (DataError, one line naming the first rejected row as
-FILE:LINE) when more than its ``--max-rejected-share`` of the rows are rejected, and is
-read without them otherwise.
+a JSON Lines file of pages with gold must be UTF-8, JSON, and a row that fits the schema
+of datasets.check_row, the one ``webclean evaluate`` reads by. A row that fails is
+rejected, counted by its reason; the input fails (DataError, one line naming the first
+rejected row as FILE:LINE) when more than its ``--max-rejected-share`` of the rows are
+rejected, and is read without them otherwise.
 
-Pure Python, over JSON's own types: pyarrow, which the jobs' first version of this
-check used, is only in the ``spark`` extra, and the library trains without it. The
-types are those pyarrow's conversion checked, with two departures that make them
-stricter where pyarrow let through what Page.from_json cannot take: an object of
-strings must be a JSON object (pyarrow also took a list of pairs), and the items of a
-list or an object of strings may not be null.
+Pure Python, over JSON's own types: pyarrow is only in the ``spark`` extra, and the
+library trains without it.
 """
 
 from __future__ import annotations
@@ -26,81 +20,13 @@ import io
 import json
 import zlib
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Any
 
-from webclean.datasets import DataError, Page
+from webclean.datasets import DataError, Page, check_row
 from webclean.policy import share
 from webclean.warc import open_input
-
-
-def _is_string(value: Any) -> bool:
-    return isinstance(value, str)
-
-
-def _is_strings(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(item, str) for item in value)
-
-
-def _is_string_map(value: Any) -> bool:
-    return isinstance(value, dict) and all(isinstance(item, str) for item in value.values())
-
-
-@dataclass(frozen=True)
-class FieldType:
-    """A field's type: its name in a rejection's reason, and the test of a JSON value."""
-
-    name: str
-    test: Callable[[Any], bool]
-
-
-STRING = FieldType("a string", _is_string)
-STRINGS = FieldType("a list of strings", _is_strings)
-STRING_MAP = FieldType("an object of strings", _is_string_map)
-
-
-@dataclass(frozen=True)
-class TrainingField:
-    name: str
-    type: FieldType
-    required: bool = False  # present and not null
-
-
-TRAINING_FIELDS = (
-    TrainingField("html", STRING, required=True),
-    TrainingField("text", STRING, required=True),  # may be left out by a page with peers
-    TrainingField("id", STRING),
-    TrainingField("source", STRING),
-    TrainingField("url", STRING),
-    TrainingField("lang", STRING),
-    TrainingField("gold_type", STRING),
-    TrainingField("with", STRINGS),
-    TrainingField("without", STRINGS),
-    TrainingField("peers", STRING_MAP),
-    TrainingField("page_type", STRING),
-    TrainingField("domain", STRING),
-    TrainingField("site", STRING),
-)
-# The fields a page with peers may leave out: its labels come from the peers' agreement.
-_WEAK_OPTIONAL = frozenset({"text"})
-
-
-def check_row(row: Any) -> str | None:
-    """Why a parsed JSON line cannot train, or None when it fits the schema."""
-    if not isinstance(row, dict):
-        return "not a JSON object"
-    weak = bool(row.get("peers"))
-    for column in TRAINING_FIELDS:
-        value = row.get(column.name)
-        if value is None:
-            if column.required and not (weak and column.name in _WEAK_OPTIONAL):
-                return f"no {column.name}" if column.name not in row else f"{column.name} is null"
-            continue
-        if not column.type.test(value):
-            return f"{column.name} is not {column.type.name}"
-    return None
 
 
 def parse_line(line: bytes) -> tuple[dict | None, str | None]:
