@@ -24,9 +24,9 @@ Both sides are split into start-up and steady state:
   to last task's end (the Python workers' start included: Spark reports it per task);
   the rest is the write's commit, the summary and the exit.
 
-It prints a table per run and the overheads by the medians of the runs: as issue #5
-words it (the job's own pages/s, listing to summary, against the loop's steady state),
-steady state against steady state, and end to end; and CPU-seconds per page.
+It prints a table per run and the overheads by the medians of the runs: the job's own
+pages/s (listing to summary) against the loop's steady state, steady state against
+steady state, and end to end; and CPU-seconds per page.
 """
 
 from __future__ import annotations
@@ -368,7 +368,7 @@ def overheads(pages: int, loops: list[dict[str, Any]], jobs: list[dict[str, Any]
 
     loop_rate = median(r["pages_per_second"] for r in loops)
     lines = [
-        f"| {pages} | as issue #5 words it: job's pages/s (listing to summary) vs loop's steady state | "
+        f"| {pages} | the job's pages/s (listing to summary) vs the loop's steady state | "
         f"{median(j['pages_per_second'] for j in jobs):.1f} vs {loop_rate:.1f} | "
         f"{loop_rate / median(j['pages_per_second'] for j in jobs) - 1:+.1%} |",
         f"| {pages} | steady state: extraction stage vs warm pool | "

@@ -103,19 +103,17 @@ class ClassifierConfig:
     # "fixed": C = fixed_c and γ = fixed_gamma (the CV accuracy is still reported);
     # "auto": grid for method paper, fixed for svm, whose grid search picked another
     # pair at nearly every retrain (C from 1 to 1000, γ from 0.01 to 1, within 0.003 of
-    # accuracy) and scored no better on unseen pages than C = 1, γ = 1
-    # (docs/experiments/quality-history.md, #67).
+    # accuracy) and scored no better on unseen pages than C = 1, γ = 1.
     search: str = "auto"
     fixed_c: float = 1.0
     fixed_gamma: float = 1.0
     samples_per_class: int = 2500
     # "balanced": 1:1 classes, as the paper; "natural": the classes as the data has
     # them (2 × samples_per_class in all); "auto": balanced for method paper,
-    # natural for svm, which scored higher so on every dev set (docs/experiments/quality-history.md).
+    # natural for svm, which scores higher so on every dev set.
     class_balance: str = "auto"
     # The natural sample draws a line with weight 1 / (labelled lines of its page) ** this,
-    # each source keeping its share: long pages do not fill it
-    # (docs/experiments/quality-history.md, #39d, #45).
+    # each source keeping its share: long pages do not fill it.
     # 0 draws every line alike.
     page_power: float = 0.5
     # Method svm: the sample's languages are the pages' languages of ``language_groups``
@@ -128,7 +126,7 @@ class ClassifierConfig:
     # Method svm: gradient-boosted trees on every labelled line, at most ``trees`` of
     # ``tree_leaves`` leaves and ``tree_depth`` levels at learning rate ``tree_rate``
     # (shallow trees: the walk costs a step a level), their log-odds times
-    # ``tree_weight`` added to the SVM's decision value (docs/experiments/quality-history.md, #60).
+    # ``tree_weight`` added to the SVM's decision value.
     # 0 trees: the SVM alone. Method paper never has them.
     trees: int = 150
     tree_leaves: int = 31

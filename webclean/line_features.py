@@ -126,9 +126,8 @@ def rich_rows(units: Sequence[Unit], texts: Sequence[str], lexicon: NoiseLexicon
     from the paper: T, S and L enter as log(1 + x); their raw values span four orders
     of magnitude, and min-max scaling then squeezes almost every tag into a corner of
     the RBF kernel's space. The five features and the line's kind say little about a
-    line of prose in a comment or a one-word label between paragraphs
-    (docs/experiments/quality-history.md, #1): language-agnostic signs of prose (how
-    many sentences end in the text, how dense its punctuation is), how deep the line
+    line of prose in a comment or a one-word label between paragraphs: language-agnostic
+    signs of prose (how many sentences end in the text, how dense its punctuation is), how deep the line
     sits below the block, whether it comes before the first or after the last long
     paragraph of the block (content clusters between them) and the length of the lines
     around it add that context. Comments and boxes nest deeper (or shallower) than the
@@ -145,9 +144,8 @@ def rich_rows(units: Sequence[Unit], texts: Sequence[str], lexicon: NoiseLexicon
     labels, menus and names are not. T comes from the same pass over the text. The SVM
     reads these columns (:data:`SVM_WIDTHS`).
 
-    The rest, the shape of the line's text and the boxes its ancestors name
-    (docs/experiments/quality-history.md, #61), only the boosted trees read: they learn
-    from every labelled line and afford more columns: a label ("Release Date:"), a
+    The rest, the shape of the line's text and the boxes its ancestors name, only the
+    boosted trees read: they learn from every labelled line and afford more columns: a label ("Release Date:"), a
     call in capitals, an address or a handle, a teaser cut short ("…"), a line inside
     an author's box, a caption, a share bar, a newsletter box, a list of related
     stories, the comments, a quote, a form or a header.
@@ -465,7 +463,7 @@ def _thread_posts(
     Records whose other lines hold more text in lines of prose (``prose``: their
     indices, is_prose) than their posts' texts are not a thread's posts but a manual's
     sections or a shop's cards, alike as posts are: every line is then 0, left to the
-    classifier (docs/experiments/quality-history.md, "Records that are not posts").
+    classifier.
     """
     column = [1 if owner in texts else -1 if owner in records else 0 for owner in owners]
     last = max((i for i, post in enumerate(column) if post), default=len(column) - 1)

@@ -77,7 +77,7 @@ _COUNT_ELEMENTS = etree.XPath("count(//*)")
 # template: inert markup; svg: drawing labels, and its <title> is not the page's;
 # object/embed/applet: plug-in content; select/button/datalist: form controls, whose
 # options and labels are the page's menus and buttons (an archive's drop-down of months
-# outweighed a blog post when locating the block: docs/experiments/quality-history.md, #62); rt/rp: ruby
+# outweighs a blog post when locating the block); rt/rp: ruby
 # annotations, the readings set over Japanese or Chinese characters, which would cut
 # every word of the text they gloss. Not every textarea: a few old pages show their
 # text in one; those holding markup go (_drop_markup_textareas).

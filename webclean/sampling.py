@@ -121,8 +121,8 @@ def page_weights(
     with ``langs`` (the page's language), each language weighs in proportion to its
     labelled units ** ``language_power``, its sets keeping their shares within it.
 
-    Departure (method svm; docs/experiments/quality-history.md, #39d, #45): drawn uniformly, the lines of a few
-    long pages fill the sample; weighted, it holds more pages. Mixed units weigh 0.
+    Departure (method svm): drawn uniformly, the lines of a few long pages fill the
+    sample; weighted, it holds more pages. Mixed units weigh 0.
     """
     weights = np.zeros(len(labels))
     labelled = labels != MIXED

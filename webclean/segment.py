@@ -384,8 +384,8 @@ def segment(container: etree._Element) -> list[Line]:
             owners.pop()
         state = stack[-1] if stack else top
         # Inside a link the tail is linked; after the link itself, when no longer than the
-        # link (every tail counted as the parent's, the old portals' lists fell:
-        # docs/experiments/quality-history.md, #13).
+        # link: counted as the parent's, the date or source after an old portal's linked
+        # title would read as prose.
         tail = el.tail
         if tail and el is not container:
             pieces.append(tail)

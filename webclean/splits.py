@@ -31,8 +31,7 @@ from webclean.parse import ParseError, parse_html
 TWINS = {"cleaneval_zh": "cwced_cleaneval", "cwced_cleaneval": "cleaneval_zh"}
 # Scored, never trained on, as the packaged models leave them out (webclean/models/README.md):
 # cleaneval_zh's gold states no licence; dragnet, trained on with its article as gold
-# (datasets.split_comments), lowers readability and wcxb_dev held out
-# (docs/experiments/quality-history.md, "Dragnet's gold read as its article").
+# (datasets.split_comments), lowers readability and wcxb_dev held out.
 SCORE_ONLY = frozenset({"cleaneval_zh", "dragnet"})
 # Sets of few sites, many pages each: left out one site at a time (leave one set out
 # holds out each of their sites as a set of its own), since a site's pages share a template.

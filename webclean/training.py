@@ -264,7 +264,7 @@ def fit_sample(
     Method svm also fits boosted trees on every labelled unit, weighted as its sample
     is drawn (``pages``, ``sets``: :func:`page_weights`; ``keys``, as :func:`choose_sample`
     takes them, also choose the rows their early stopping scores), and adds their log-odds to
-    the SVM's decision value (docs/experiments/quality-history.md, #60): the SVM learns from a sample of
+    the SVM's decision value: the SVM learns from a sample of
     5,000 lines, which the kernel's cost limits; trees learn from all of them.
 
     Apart from fit_on_units so that the Spark job, which computes the rows in
