@@ -390,7 +390,9 @@ def locate_units(
     improved = config.improved
     if lines is None:
         lines = page_lines(root, config)
-    block = locate_region(lines, root, config.locate.theta, frozenset(improved.block_tags), improved.ascend_gain)
+    block = locate_region(
+        lines, root, config.locate.theta, frozenset(improved.block_tags), improved.ascend_gain, config.region, config.threads
+    )
     if block is None:
         return None, []
     lines = aside_furniture(lines, block.element, story=story or cache(partial(is_story, root)))
