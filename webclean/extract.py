@@ -200,7 +200,8 @@ def _classify(
     with timed(timer, "denoise"):
         decisions = denoise(
             page.units, model.lexicon, model.svm, config.denoise, model.feature_set, passes, spec.keep_whole,
-            items_settings=config.items, story=page.story, comment_form=partial(holds_comment_form, page.root),
+            items_settings=config.items, lines_settings=config.lines, story=page.story,
+            comment_form=partial(holds_comment_form, page.root),
             values=values, timer=timer,
         )  # fmt: skip
     return ClassifiedPage(page, tuple(decisions))
@@ -369,9 +370,9 @@ def page_lines(root: etree._Element, config: Config) -> list[Line]:
     """The lines of the page's body (segment.py), hidden elements dropped first when
     the improved method says so (this edits the tree)."""
     if config.improved.drop_hidden:
-        drop_hidden(root)
+        drop_hidden(root, config.improved.shown_by_script_share)
     body = root.find("body")
-    return segment(body if body is not None else root)
+    return segment(body if body is not None else root, config.lines)
 
 
 def locate_units(
@@ -395,7 +396,7 @@ def locate_units(
     )
     if block is None:
         return None, []
-    lines = aside_furniture(lines, block.element, story=story or cache(partial(is_story, root)))
+    lines = aside_furniture(lines, block.element, story=story or cache(partial(is_story, root)), settings=config.lines)
     members = set(block.element.iter())
     inside = [i for i, line in enumerate(lines) if line.owner in members]
     if not inside:
@@ -403,13 +404,13 @@ def locate_units(
     posts = None
     if block.slots:
         posts = ({e for s in block.slots for e in s.iter()}, {e for r in block.records for e in r.iter()})
-    units = line_units([lines[i] for i in inside], block.element, posts=posts)
+    units = line_units([lines[i] for i in inside], block.element, posts=posts, settings=config.lines)
     before, after = spec.margins
     first = 0 if before is None else max(0, inside[0] - before)
     if first < inside[0]:
-        units = line_units(lines[first : inside[0]], region=-1) + units
+        units = line_units(lines[first : inside[0]], region=-1, settings=config.lines) + units
     if after:
-        units += line_units(lines[inside[-1] + 1 : inside[-1] + 1 + after], region=1)
+        units += line_units(lines[inside[-1] + 1 : inside[-1] + 1 + after], region=1, settings=config.lines)
     return block, units
 
 
