@@ -17,7 +17,7 @@ from typing import Any, Protocol, TypeVar
 
 from lxml import etree
 
-from webclean.config import Config
+from webclean.config import Config, ParseConfig
 from webclean.decode import KIND_REASONS, decode_html, sniff
 from webclean.denoise import Decision, denoise
 from webclean.features import block_units
@@ -117,7 +117,7 @@ def _extract(
     timer: StageTimer | None,
 ) -> Extraction:
     if spec.classifier is None:
-        return _with_noscript(html, lambda noscript: _run_pipeline(html, config, spec, model, http_charset, noscript, timer))
+        return _with_noscript(html, lambda noscript: _run_pipeline(html, config, spec, model, http_charset, noscript, timer), config.parse)
     page = classify_page(html, config, model, http_charset, url=url, timer=timer)
     return page if isinstance(page, Extraction) else _extraction(page, config, timer)
 
@@ -175,7 +175,7 @@ def classify_page(
     """Steps 1 to 4 of an SVM method as :func:`extract` takes them, or the Extraction of
     a page that failed before Step 1. ``url``: the page's address, which may say it is
     a forum's (metadata.is_forum); ``values``: each unit's decision value too (denoise)."""
-    return _with_noscript(html, lambda noscript: _classify(html, url, config, model, http_charset, noscript, values, timer))
+    return _with_noscript(html, lambda noscript: _classify(html, url, config, model, http_charset, noscript, values, timer), config.parse)
 
 
 def _classify(
@@ -237,22 +237,18 @@ class _Found(Protocol):
 
 _Attempt = TypeVar("_Attempt", bound=_Found)
 _NOSCRIPT_TAG = re.compile(r"<noscript\b", re.I)
-# A page whose scripted view gives under NOSCRIPT_SHORT characters is read again as a
-# browser without scripts shows it, and that view is taken when its text is more than
-# NOSCRIPT_GAIN times as long (docs/method.md, "Reading the page").
-NOSCRIPT_SHORT = 200
-NOSCRIPT_GAIN = 3
 
 
-def _with_noscript(html: str | bytes, attempt: Callable[[bool], _Attempt]) -> _Attempt:
-    """``attempt(noscript=False)``; when that finds little or no text, the page as a
-    browser without scripts shows it, if that shows more. Blogger keeps its posts in
-    <noscript> (their script copy inert), Discourse its threads (the scripted view is a
-    header and "Loading")."""
+def _with_noscript(html: str | bytes, attempt: Callable[[bool], _Attempt], settings: ParseConfig) -> _Attempt:
+    """``attempt(noscript=False)``; when that finds under ``settings.noscript_short``
+    characters, the page as a browser without scripts shows it, if that shows more than
+    ``noscript_gain`` times as much (docs/method.md, "Reading the page"). Blogger keeps
+    its posts in <noscript> (their script copy inert), Discourse its threads (the
+    scripted view is a header and "Loading")."""
     found = attempt(False)
-    if len(found.text) < NOSCRIPT_SHORT and _has_noscript(html):
+    if len(found.text) < settings.noscript_short and _has_noscript(html):
         again = attempt(True)
-        if len(again.text) > NOSCRIPT_GAIN * len(found.text):
+        if len(again.text) > settings.noscript_gain * len(found.text):
             return again
     return found
 
@@ -305,7 +301,9 @@ def read_page(
     try:
         with timed(timer, "parse"):
             limits = config.limits
-            root = parse_html(html, max_depth=limits.max_depth, noscript=noscript, max_elements=limits.max_elements)
+            root = parse_html(
+                html, max_depth=limits.max_depth, noscript=noscript, max_elements=limits.max_elements, settings=config.parse
+            )
     except (ParseError, etree.LxmlError) as exc:
         return Extraction.failed(Status.PARSE_ERROR, str(exc) or type(exc).__name__, method=config.method, encoding=encoding)
     except TooManyElements as exc:

@@ -64,7 +64,7 @@ def label_page(page: Page, config: Config) -> LabelledPage:
     """Locate the block of a training page and label its units."""
     site, lang = site_of(page), page.lang or ""
     try:
-        root = parse_html(page.html, max_depth=config.limits.max_depth)
+        root = parse_html(page.html, max_depth=config.limits.max_depth, settings=config.parse)
     except (ParseError, etree.LxmlError):
         return LabelledPage(page.id, False, (), page.source, site, lang)
     block, units = locate_units(root, config)

@@ -296,7 +296,7 @@ def labelled_rows(pages: Iterable[Any], config: Config) -> tuple[np.ndarray, np.
     for page in pages:
         count += 1
         try:
-            root = parse_html(page.html, max_depth=config.limits.max_depth)
+            root = parse_html(page.html, max_depth=config.limits.max_depth, settings=config.parse)
         except (ParseError, etree.LxmlError):
             continue
         title = page_title(root)
