@@ -70,7 +70,7 @@ def label_page(page: Page, config: Config) -> LabelledPage:
     block, units = locate_units(root, config)
     if block is None:
         return LabelledPage(page.id, False, (), page.source, site, lang)
-    matcher = GoldMatcher(page, config.weak)
+    matcher = GoldMatcher(page, config.weak, config.gold)
     labelled = tuple(LabelledUnit(u, matcher.label(u.text)) for u in units if u.is_sample)
     return LabelledPage(page.id, True, labelled, page.source, site, lang)
 

@@ -303,7 +303,7 @@ def labelled_rows(pages: Iterable[Any], config: Config) -> tuple[np.ndarray, np.
         lines = page_lines(root)
         if not lines:
             continue
-        matcher = GoldMatcher(page, config.weak)
+        matcher = GoldMatcher(page, config.weak, config.gold)
         page_labels = np.asarray([matcher.label(line.text) for line in lines], dtype=np.int64)
         keep = page_labels != MIXED
         if keep.any():
