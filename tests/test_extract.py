@@ -297,7 +297,7 @@ def test_what_a_process_loads_on_its_first_page_does_not_count_against_the_pages
     model_module = importlib.import_module("webclean.model")
     loads = []
 
-    def slow_language(text, declared):
+    def slow_language(text, declared, settings):
         loads.append(1)
         time.sleep(0.5)
         return "en"

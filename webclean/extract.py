@@ -17,7 +17,7 @@ from typing import Any, Protocol, TypeVar
 
 from lxml import etree
 
-from webclean.config import Config, ParseConfig
+from webclean.config import Config, LanguageConfig, ParseConfig
 from webclean.decode import KIND_REASONS, decode_html, sniff
 from webclean.denoise import Decision, denoise
 from webclean.features import block_units
@@ -62,7 +62,7 @@ def extract(
     # language detector, which a process loads on its first page, counts against it;
     # language detection reads a bounded prefix of the text.
     extraction = within_limits(config, lambda: _extract(html, url, config, spec, model, http_charset, timer))
-    return _with_language(extraction, timer)
+    return _with_language(extraction, config.language, timer)
 
 
 _Work = TypeVar("_Work")
@@ -211,7 +211,7 @@ def _extraction(page: ClassifiedPage, config: Config, timer: StageTimer | None) 
     located = page.located
     with timed(timer, "metadata"):
         lines = None if located.lines is None else [line.text for line in located.lines]
-        metadata = page_metadata(located.root, lines=lines)
+        metadata = page_metadata(located.root, lines=lines, settings=config.metadata)
     if located.block is None:
         text, error, block_path = "", "no block holds text", None
     else:
@@ -347,7 +347,7 @@ def _run_pipeline(
     if isinstance(page, Extraction):
         return page
     with timed(timer, "metadata"):
-        metadata = page_metadata(page.root)  # before the method edits the tree
+        metadata = page_metadata(page.root, settings=config.metadata)  # before the method edits the tree
     with timed(timer, "method"):
         paragraphs, title = spec.pipeline(page.root, page.title, metadata, model)
     text = "\n".join(paragraphs)
@@ -417,8 +417,8 @@ def locate(root: etree._Element, config: Config) -> Block | None:
     return locate_units(root, config)[0]
 
 
-def _with_language(extraction: Extraction, timer: StageTimer | None = None) -> Extraction:
+def _with_language(extraction: Extraction, settings: LanguageConfig, timer: StageTimer | None = None) -> Extraction:
     """``lang``: the language detected in the text when it is long enough, else the declared one."""
     with timed(timer, "language"):
-        lang = page_language(extraction.text, extraction.lang_declared)
+        lang = page_language(extraction.text, extraction.lang_declared, settings)
     return extraction if lang == extraction.lang else replace(extraction, lang=lang)
