@@ -10,11 +10,11 @@ Columns:
 
 - ``lang``: the share of pages whose ``lang`` is the known language;
 - ``detected``: the share whose ``lang`` was detected (text of at least
-  ``webclean.language.MIN_CHARS`` characters), and the accuracy on those;
+  ``language.min_chars`` characters), and the accuracy on those;
 - ``declared``: the share of pages that declare a language, and the accuracy of
   ``lang_declared`` over all pages (what ``lang`` was before detection);
-- ``on the gold``: the detector alone on the first ``PREFIX_CHARS`` of the gold text, where it
-  has ``MIN_CHARS``: the detector alone, without the extraction's errors.
+- ``on the gold``: the detector alone on the first ``language.prefix_chars`` of the gold
+  text, where it has ``min_chars``: the detector alone, without the extraction's errors.
 
 Prints a Markdown table (docs/quality.md, "Language detection").
 """

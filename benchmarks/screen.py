@@ -115,7 +115,7 @@ def kept_text(outcome: Outcome, variant: Variant, config: Config) -> str:
     settings = replace(config.denoise, threshold=variant.threshold)
     decisions = denoise(
         units, model.lexicon, model.svm, settings, model.feature_set, passes, variant.whole,
-        items_settings=config.items, story=lambda: outcome.story,
+        items_settings=config.items, lines_settings=config.lines, story=lambda: outcome.story,
     )  # fmt: skip
     return "\n".join(decision.text for decision in decisions if decision.text)
 

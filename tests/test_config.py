@@ -1,6 +1,9 @@
+import json
+
 import pytest
 
-from webclean.config import Config, ConfigError, load_config
+from webclean.config import Config, ConfigError, LanguageConfig, LinesConfig, RegionConfig, ThreadsConfig, load_config
+from webclean.model import MODELS_DIR
 
 
 def test_defaults_are_the_papers():
@@ -33,6 +36,22 @@ def test_overrides_parse_values_as_toml():
         ("theta", "section.key=value"),
         ("classifier.trees=-1", "out of range"),
         ("classifier.tree_rate=0", "out of range"),
+        ("improved.shown_by_script_share=1.5", "out of range"),
+        ("region.alike_share=2", "out of range"),
+        ("region.beside_chars=-1", "out of range"),
+        ("threads.records=1", "out of range"),
+        ("threads.record_depth=0", "out of range"),
+        ("lines.window=0", "out of range"),
+        ("lines.prose_link_ratio=1.2", "out of range"),
+        ("lines.long_line=99.5", "must be a int"),
+        ("parse.noscript_gain=-1", "out of range"),
+        ("lexicon.line_key_tokens=0", "out of range"),
+        ("gold.content_share=1.1", "out of range"),
+        ("gold.noise_share=0.95", "below gold.content_share"),
+        ("weak.match_chars=-1", "out of range"),
+        ("metadata.scan_chars=-5", "out of range"),
+        ("language.prefix_chars=0", "out of range"),
+        ("lines.nosuch=1", "unknown"),
     ],
 )
 def test_bad_overrides_are_errors(override, message):
@@ -50,3 +69,23 @@ def test_unknown_key_in_file_is_an_error(tmp_path):
 def test_round_trip_through_dict():
     config = load_config(None, ["classifier.folds=5", "limits.max_depth=100"])
     assert Config.from_dict(config.to_dict()) == config
+
+
+def test_every_threshold_is_in_the_conf_file_with_a_comment():
+    # conf/webclean.toml documents each key of the sections that hold the method's thresholds.
+    text = open("conf/webclean.toml", encoding="utf-8").read()
+    for section in ("region", "threads", "lines", "parse", "gold", "metadata", "language"):
+        for key in Config().to_dict()[section]:
+            line = next((line for line in text.splitlines() if line.startswith(f"{key} ")), None)
+            assert line is not None and "#" in line, f"{section}.{key}"
+
+
+@pytest.mark.parametrize("method", ["svm", "paper"])
+def test_a_saved_config_without_the_newer_keys_loads_with_their_defaults(method):
+    # The packaged models were saved before [region], [threads], [lines] … existed.
+    saved = json.loads((MODELS_DIR / method / "model.json").read_text(encoding="utf-8"))["config"]
+    assert "lines" not in saved and "line_key_tokens" not in saved["lexicon"]
+    config = Config.from_dict(saved)
+    assert (config.region, config.threads, config.lines, config.language) == (RegionConfig(), ThreadsConfig(), LinesConfig(), LanguageConfig())
+    assert config.lexicon.line_key_tokens == 24 and config.improved.shown_by_script_share == 0.1
+    assert config.weak.match_chars == 15 and config.gold.content_share == 0.9

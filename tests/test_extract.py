@@ -7,6 +7,7 @@ import importlib
 import random
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -14,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from webclean.classifier import SVMParams
-from webclean.config import Config
-from webclean.extract import extract
+from webclean.config import Config, ParseConfig
+from webclean.extract import _with_noscript, extract
 from webclean.features import FEATURE_WIDTHS
 from webclean.lexicon import NoiseLexicon
 from webclean.model import Model, ModelError, default_model
@@ -296,7 +297,7 @@ def test_what_a_process_loads_on_its_first_page_does_not_count_against_the_pages
     model_module = importlib.import_module("webclean.model")
     loads = []
 
-    def slow_language(text, declared):
+    def slow_language(text, declared, settings):
         loads.append(1)
         time.sleep(0.5)
         return "en"
@@ -355,3 +356,16 @@ def test_running_out_of_memory_is_named_as_such(monkeypatch):
     monkeypatch.setattr(importlib.import_module("webclean.extract"), "parse_html", out_of_memory)
     result = extract("<p>a page</p>")
     assert result.status == Status.TOO_LARGE and result.error.startswith("MemoryError")
+
+
+def test_when_a_page_is_read_without_scripts_is_a_setting():
+    # The Blogger page above: its scripted view finds no text, under parse.noscript_short.
+    article = f"<h1>{HEADING}</h1>" + "".join(f"<p>{p}</p>" for p in PARAGRAPHS)
+    page = f"<html><body><div class='post-body'><script type='text/template'>{article}</script><noscript>{article}</noscript></div></body></html>"
+    assert PARAGRAPHS[0] in extract(page).text
+    assert extract(page, config=Config().with_overrides(["parse.noscript_short=0"])).text == ""
+    # parse.noscript_gain (3): the view without scripts must show more than 3 times the text.
+    views = {False: SimpleNamespace(text="s" * 50), True: SimpleNamespace(text="n" * 160)}
+    noscript_page = "<noscript>the post</noscript>"
+    assert _with_noscript(noscript_page, views.__getitem__, ParseConfig()).text == views[True].text
+    assert _with_noscript(noscript_page, views.__getitem__, ParseConfig(noscript_gain=4.0)).text == views[False].text

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from webclean.classifier import CONTENT, NOISE
-from webclean.config import Config, ConfigError, WeakConfig
+from webclean.config import Config, ConfigError, GoldConfig, WeakConfig
 from webclean.datasets import Page
 from webclean.gold import MIXED, GoldMatcher, PeerVotes
 
@@ -178,3 +178,15 @@ def test_a_page_with_peers_and_no_gold_is_weak():
 def test_weak_votes_must_leave_room_between_noise_and_content():
     with pytest.raises(ConfigError, match="noise_votes"):
         Config().with_overrides(["weak.noise_votes=3", "weak.content_votes=3"])
+
+
+def test_how_much_of_a_unit_the_gold_holds_is_a_setting():
+    page = Page(id="1", source="t", url=None, lang="en", html="", text=GOLD)
+    edited = GOLD.splitlines()[1].replace("forty", "fourty")
+    assert GoldMatcher(page).label(edited) == CONTENT
+    assert GoldMatcher(page, gold=GoldConfig(content_share=0.99)).label(edited) == MIXED
+    other = "Subscribe to our newsletter for weekly updates"
+    assert GoldMatcher(page, gold=GoldConfig(noise_share=0.0)).label(other) == NOISE  # no n-gram in the gold
+    # The configuration a training run holds, as --set gives it.
+    strict = Config().with_overrides(["gold.content_share=0.99"])
+    assert GoldMatcher(page, strict.weak, strict.gold).label(edited) == MIXED

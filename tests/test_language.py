@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from webclean.config import LanguageConfig
 from webclean.extract import extract
-from webclean.language import MIN_CHARS, PREFIX_CHARS, detect_language, page_language
+from webclean.language import detect_language, page_language
+
+MIN_CHARS, PREFIX_CHARS = LanguageConfig().min_chars, LanguageConfig().prefix_chars
 
 TEXTS = {
     "en": (
@@ -105,3 +108,13 @@ def test_control_characters_and_texts_without_words_are_no_error():
 def test_a_text_that_opens_with_a_markup_sign_is_read_as_text():
     assert detect_language("<" + TEXTS["zh"]) == "zh"
     assert detect_language("a < b and <c> " + TEXTS["en"]) == "en"
+
+
+def test_how_much_text_the_detector_reads_is_a_setting():
+    text = TEXTS["fr"][:150]
+    assert page_language(text, "en") == "en"  # under language.min_chars (200)
+    assert page_language(text, "en", LanguageConfig(min_chars=100)) == "fr"
+    # language.prefix_chars: only the start is read, here the German one.
+    german_then_english = TEXTS["de"] + " " + TEXTS["en"] * 20
+    assert detect_language(german_then_english, LanguageConfig(prefix_chars=len(TEXTS["de"]))) == "de"
+    assert detect_language(german_then_english, LanguageConfig(prefix_chars=10_000)) == "en"

@@ -1,9 +1,11 @@
 from collections import Counter
 from dataclasses import replace
 
-from webclean.config import LexiconConfig
+import pytest
+
+from webclean import lexicon as lexicon_module
+from webclean.config import Config, LexiconConfig
 from webclean.lexicon import (
-    LINE_KEY_TOKENS,
     LineCounts,
     NoiseLexicon,
     TermCounts,
@@ -142,7 +144,7 @@ def test_line_keys_are_the_whole_short_line_and_its_first_words():
     assert line_keys("Photo: John Smith / Reuters, 2024") == line_keys("photo  john smith reuters 1999")
     assert line_keys("Share") == ["=share"]
     assert line_keys("") == [] and line_keys("—") == []
-    many = " ".join(["word"] * (LINE_KEY_TOKENS + 1))
+    many = " ".join(["word"] * (LexiconConfig().line_key_tokens + 1))
     assert line_keys(many) == ["1<word", "2<word word", "3<word word word"]
 
 
@@ -190,3 +192,38 @@ def test_a_long_line_is_keyed_as_if_cut_whole():
     # A line of exactly the most tokens a whole key holds, and one more.
     assert line_keys(" ".join(["word"] * 24))[0].startswith("=")
     assert not line_keys(" ".join(["word"] * 25))[0].startswith("=")
+
+
+def test_a_lexicon_reads_lines_with_the_key_length_it_was_counted_with():
+    # lexicon.line_key_tokens = 2: a line of three tokens is keyed by its first words only.
+    config = Config().with_overrides(["lexicon.line_sites=3", "lexicon.line_key_tokens=2"]).lexicon
+    counts = LineCounts(key_tokens=config.line_key_tokens)
+    for _ in range(3):
+        counts.add_site(["Share this article"], ["A paragraph of the story with some words."])
+    lexicon = build_lexicon(_counts(), config, counts)
+    assert lexicon.line_key_tokens == 2
+    assert "2<share this" in lexicon.lines and "=share this article" not in lexicon.lines
+    assert "=share this article" in build_lexicon(_counts(), LexiconConfig(line_sites=3), _line_counts(3)).lines
+    # The lexicon keeps the value: a model reads lines as it was trained, whatever the caller's config says.
+    restored = NoiseLexicon.from_dict(lexicon.to_dict())
+    assert restored == lexicon and restored.line_indices(["SHARE this, article"]) == [3.0]
+    # A lexicon saved before the setting existed was counted with the default.
+    old = {key: value for key, value in lexicon.to_dict().items() if key != "line_key_tokens"}
+    assert NoiseLexicon.from_dict(old).line_key_tokens == LexiconConfig().line_key_tokens == 24
+    # Counts of other keys than the configuration's cannot make a lexicon.
+    with pytest.raises(ValueError, match="line_key_tokens"):
+        build_line_lexicon(counts, LexiconConfig())
+
+
+@pytest.mark.parametrize("keyed, head", [(1, 1), (12, 5), (100_000, 100_000)])
+def test_the_bounds_of_the_work_on_a_line_do_not_change_its_keys(monkeypatch, keyed, head):
+    # _KEYED_CHARS and _HEAD_CHARS bound the work on long lines: no setting, since the
+    # keys and the weights are the same whatever their values.
+    lexicon = NoiseLexicon(words={}, marks={}, lines={"=share this article": 3.0, "2<photo agency": 2.0, "1<责": 4.0})
+    prose = "The council met on Monday to discuss the new bridge over the river. " * 5
+    texts = ["Share this article", "PHOTO: Agency Two", "责任编辑：王某", prose, " ".join(["Pneumonoultramicroscopic"] * 12), "— " * 30 + "photo agency"]
+    keys, weights = [line_keys(text) for text in texts], lexicon.line_indices(texts)
+    monkeypatch.setattr(lexicon_module, "_KEYED_CHARS", keyed)
+    monkeypatch.setattr(lexicon_module, "_HEAD_CHARS", head)
+    assert [line_keys(text) for text in texts] == keys
+    assert lexicon.line_indices(texts) == weights

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from methods.pages import EN_PAGE, ZH_PAGE
 
 from webclean import metadata
-from webclean.config import Config
+from webclean.config import Config, MetadataConfig
 from webclean.extract import extract
 from webclean.metadata import find_date, find_source, page_metadata
 from webclean.parse import parse_html
@@ -115,6 +115,10 @@ def test_the_source_is_the_first_short_line_with_a_label_else_a_meta():
     lines = ["新闻", prose, "Via the wire", "来源：新华社 编辑：李四", "Source: Reuters"]
     assert page_metadata(root, headline="", lines=lines).source == "新华社"
     assert page_metadata(root, headline="", lines=lines[:3]).source == "Site"
+    # metadata.byline_chars (300): a longer line that holds the label is prose.
+    byline = ["Source: Reuters, with reporting by our staff in the city"]
+    assert page_metadata(root, headline="", lines=byline).source == "Reuters"
+    assert page_metadata(root, headline="", lines=byline, settings=MetadataConfig(byline_chars=40)).source == "Site"
 
 
 @pytest.mark.parametrize(

@@ -65,7 +65,14 @@ def test_save_load_round_trip_predicts_identically(tmp_path, method):
     assert loaded.lexicon == original.lexicon
     assert loaded.config == original.config
     assert loaded.feature_set == original.feature_set == classifier_spec(method).feature_set
-    assert loaded.version == original.version
+    saved_config = json.loads((MODELS_DIR / method / "model.json").read_text(encoding="utf-8"))["config"]
+    if saved_config == original.config.to_dict():
+        assert loaded.version == original.version
+    else:
+        # Saved before some settings existed: written out now at their defaults, another
+        # file and so another version, which a second round trip keeps.
+        assert Config.from_dict(saved_config) == loaded.config
+        assert load_model(save_model(loaded, tmp_path / f"{method}-again")).version == loaded.version
     page = GOLDEN_PAGE.read_bytes()
     config = Config(method=method)
     assert extract(page, config=config, model=loaded) == extract(page, config=config, model=original)

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from webclean import parse
+from webclean.config import ParseConfig
 from webclean.parse import JUNK_TAGS, ParseError, element_path, page_title, parse_html, text_of
 
 ZH_TEXT = "国务院今天召开常务会议，部署进一步做好稳就业工作。"
@@ -224,6 +225,12 @@ def test_small_forms_removed_with_tail_kept() -> None:
     root = parse_html(page)
     assert next(root.iter("form"), None) is None
     assert body_text(root) == f"after the form{ZH_TEXT}"
+
+
+def test_what_form_is_a_widget_is_a_setting() -> None:
+    page = f"<body><form action='/subscribe'><p>{'订阅' * 60}</p></form><p>{ZH_TEXT}</p></body>"
+    assert "订阅" not in body_text(parse_html(page))  # 120 characters: under parse.widget_form_chars (200)
+    assert "订阅" in body_text(parse_html(page, settings=ParseConfig(widget_form_chars=100)))
 
 
 def test_form_wrapping_the_page_is_kept() -> None:

@@ -3,10 +3,10 @@
 import pytest
 from scripted import LONG, PARAGRAPH, ValuesByText, line_unit
 
-from webclean.config import DenoiseConfig, ItemsConfig
+from webclean.config import DenoiseConfig, ItemsConfig, LinesConfig
 from webclean.denoise import KEPT, denoise
 from webclean.features import FEATURE_SETS, FEATURE_WIDTHS
-from webclean.line_features import LONG_LINE, line_units, link_runs, section_text
+from webclean.line_features import line_units, link_runs, section_text
 from webclean.parse import parse_html
 from webclean.passes import CODE, FURNITURE, ITEM, PASSES, REPEAT, check_passes, code_lines, comment_boxes, copies, items, teaser_heads
 from webclean.registry import classifier_spec
@@ -275,7 +275,7 @@ def test_items_leave_a_block_with_prose_or_with_kept_text_or_with_few_lines():
     assert not any(items(units, kept, ITEMS, STORY))
     # A fifth of the block's text in lines of prose: the classifier dropped an article.
     prose = "The council met on Monday and approved the budget for the roads of the north. " * 2
-    assert len(prose) >= LONG_LINE
+    assert len(prose) >= LinesConfig().long_line
     with_prose = [*units, line_unit(prose), line_unit(prose), line_unit(prose)]
     assert not any(items(with_prose, [None] * len(with_prose), ITEMS, STORY))
     # Fewer lines than a list of items holds: an error page, a short notice.

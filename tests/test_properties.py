@@ -19,7 +19,7 @@ from webclean.denoise import noise_filter
 from webclean.extract import extract
 from webclean.features import block_units
 from webclean.lexicon import NoiseLexicon
-from webclean.line_features import WINDOW, _neighbour_means, line_units
+from webclean.line_features import _neighbour_means, line_units
 from webclean.parse import parse_html
 from webclean.result import Extraction, Status
 from webclean.segment import drop_hidden, segment
@@ -121,14 +121,16 @@ def test_link_ratio_and_position_stay_in_range(page):
 
 
 @SETTINGS
-@given(values=st.lists(st.floats(min_value=0.0, max_value=20.0), max_size=12))
-def test_neighbour_means_are_the_means_of_the_neighbours_lists(values):
-    # Exactly the float that summing the list of the neighbours within reach gives.
+@given(values=st.lists(st.floats(min_value=0.0, max_value=20.0), max_size=12), window=st.integers(1, 4))
+def test_neighbour_means_are_the_means_of_the_neighbours_lists(values, window):
+    # Exactly the float that summing the list of the neighbours within reach (lines.window) gives.
     expected = [
-        sum(around) / len(around) if (around := values[max(0, m - WINDOW) : m] + values[m + 1 : m + WINDOW + 1]) else 0.0
+        sum(around) / len(around) if (around := values[max(0, m - window) : m] + values[m + 1 : m + window + 1]) else 0.0
         for m in range(len(values))
     ]
-    assert _neighbour_means(values) == expected
+    assert _neighbour_means(values, window) == expected
+    if window == Config().lines.window:
+        assert _neighbour_means(values) == expected
 
 
 # --------------------------------------------------------------------------- the noise filter

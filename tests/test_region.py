@@ -1,6 +1,6 @@
 """Method svm's Step 1 (webclean/region.py): the block found among the page's lines, its growth, its margins."""
 
-from webclean.config import Config
+from webclean.config import Config, RegionConfig
 from webclean.extract import locate_units
 from webclean.parse import parse_html
 from webclean.region import locate_region
@@ -19,7 +19,7 @@ def test_text_split_over_sibling_blocks_is_taken_whole():
     assert single.element.get("class") == "para"
 
 
-def _sectioned_block(beside: int, sections: int) -> str:
+def _sectioned_block(beside: int, sections: int, region: RegionConfig | None = None) -> str:
     """The block Step 1 finds in an article whose lead (400 characters) sits in a
     wrapper with a caption of ``beside`` characters, followed by sections of 300."""
     lead = "".join(f"<p>{'导' * 100}。</p>" for _ in range(4))
@@ -30,7 +30,7 @@ def _sectioned_block(beside: int, sections: int) -> str:
         "</article><div id='footer'>版权所有</div></body></html>"
     )
     root = parse_html(markup)
-    block = locate_region(segment(root.find("body")), root, 0.3, frozenset({"div", "article", "body"}), ascend_gain=0.25)
+    block = locate_region(segment(root.find("body")), root, 0.3, frozenset({"div", "article", "body"}), 0.25, region or RegionConfig())
     return block.element.get("class") or block.element.tag
 
 
@@ -46,6 +46,21 @@ def test_block_stops_beside_a_caption_when_little_text_follows():
 
 def test_block_stops_beside_more_than_a_caption():
     assert _sectioned_block(beside=90, sections=4) == "lead"
+
+
+def test_what_the_block_grows_past_is_a_setting():
+    # region.beside_chars (80): a caption of 90 characters is one with a limit of 100 ...
+    assert _sectioned_block(beside=90, sections=4, region=RegionConfig(beside_chars=100)) == "article"
+    # ... and region.continued (2): the text it grows into must hold three times the lead's, not twice.
+    assert _sectioned_block(beside=50, sections=2) == "article"
+    assert _sectioned_block(beside=50, sections=2, region=RegionConfig(continued=3.0)) == "lead"
+    # Through the configuration, as --set gives it to extract.
+    lead = "".join(f"<p>{'导' * 100}。</p>" for _ in range(4))
+    section = f"<div class='section'><p>{'节' * 150}。</p><p>{'文' * 150}。</p></div>"
+    markup = f"<html><body><article><div class='wrap'><div class='lead'>{lead}</div><p>{'图' * 90}</p></div>{section * 4}</article></body></html>"
+    assert locate_units(parse_html(markup), Config())[0].element.get("class") == "lead"
+    wider = Config().with_overrides(["region.beside_chars=100"])
+    assert locate_units(parse_html(markup), wider)[0].element.tag == "article"
 
 
 def _manual_block(container: str, sibling: str, own: str = "section") -> str:

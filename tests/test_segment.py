@@ -1,6 +1,7 @@
 import pytest
 from lxml import html
 
+from webclean.config import Config, LinesConfig
 from webclean.parse import parse_html
 from webclean.segment import IN_RELATED, RELATED_NAME, aside_furniture, drop_hidden, related_boxes, segment
 
@@ -355,3 +356,14 @@ def test_names_nested_in_one_another_mark_their_lines_once():
     marks = related_boxes(lines)
     assert marks[:4] == [0, RELATED_NAME, IN_RELATED, IN_RELATED]
     assert set(marks[1:]) == {RELATED_NAME, IN_RELATED} and marks.count(RELATED_NAME) == 1
+
+
+def test_what_a_line_of_links_and_a_story_are_is_a_setting():
+    body = _body("<html><body><p>Read: <a href='/a'>most of this line is a link</a></p></body></html>")
+    assert [line.kind for line in segment(body)] == ["p"]
+    assert [line.kind for line in segment(body, LinesConfig(all_link=0.5))] == ["link"]
+    # lines.story_paragraph_chars (200): a wrapping <footer> whose paragraph is shorter holds no story.
+    paragraph = "A paragraph of the story that runs on for a while. " * 3  # about 150 characters
+    markup = f"<html><body><footer><p>{paragraph}</p><p>More of the page.</p></footer></body></html>"
+    assert not any(line.furniture for line in segment(_body(markup), LinesConfig(story_paragraph_chars=100)))
+    assert all(line.furniture for line in segment(_body(markup), Config().with_overrides(["lines.story_paragraph_chars=200"]).lines))

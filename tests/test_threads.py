@@ -282,3 +282,10 @@ def test_a_thread_is_read_as_lines_where_the_address_is_no_forums_and_the_page_n
 
     assert {POST, POST_REST} <= outcomes("https://bbs.example.org/thread-4321-1-1.html")
     assert not {POST, POST_REST} & outcomes("https://www.example.org/collections/all")
+
+
+def test_how_many_records_make_a_thread_is_a_setting():
+    # The thread of four posts is one with threads.records = 3 (the default) or 4, not 5.
+    for records, found in ((3, 4), (4, 4), (5, 0)):
+        block, _ = locate_units(parse_html(_thread_markup()), Config().with_overrides([f"threads.records={records}"]))
+        assert len(block.records) == found

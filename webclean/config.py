@@ -54,13 +54,95 @@ class ImprovedConfig:
     # The block grows into its parent while the parent's other children add more
     # than this share of the block's own counted text.
     ascend_gain: float = 0.25
-    # Remove elements a browser does not show (display:none, hidden, aria-hidden).
+    # Remove elements a browser does not show (display:none, hidden, aria-hidden) ...
     drop_hidden: bool = True
+    # ... unless they hold all but this share of the page's text: such a page is shown by
+    # its own scripts (segment.drop_hidden).
+    shown_by_script_share: float = 0.1
 
     def validate(self) -> None:
         _check_range("improved.ascend_gain", self.ascend_gain, 0.0, 1000.0)
+        _check_range("improved.shown_by_script_share", self.shown_by_script_share, 0.0, 1.0)
         if not self.block_tags:
             raise ConfigError("improved.block_tags must name at least one tag")
+
+
+@dataclass(frozen=True)
+class RegionConfig:
+    """How method svm's block grows past the text beside it (region.py; Step 1, after
+    improved.ascend_gain)."""
+
+    wrapper_gain: float = 0.05  # an ancestor adding at most this share of the block's text is a wrapper: looked past
+    continued: float = 2.0  # an ancestor holding this many times the block's text continues it ...
+    beside_chars: int = 80  # ... past at most this many characters beside the block (a caption, a byline) ...
+    alike_share: float = 0.5  # ... or past any, where siblings alike to the block's section add this share of its text
+    far: float = 4.0  # a block grows into a far ancestor holding this many times its text ...
+    far_beside: float = 0.1  # ... where the block's own branch adds at most this share of that ancestor's text ...
+    far_min_chars: int = 200  # ... when the block holds this many counted characters at least
+
+    def validate(self) -> None:
+        for name in ("wrapper_gain", "continued", "far"):
+            _check_range(f"region.{name}", getattr(self, name), 0.0, 1000.0)
+        for name in ("alike_share", "far_beside"):
+            _check_range(f"region.{name}", getattr(self, name), 0.0, 1.0)
+        _check_range("region.beside_chars", self.beside_chars, 0, 10**7)
+        _check_range("region.far_min_chars", self.far_min_chars, 0, 10**7)
+
+
+@dataclass(frozen=True)
+class ThreadsConfig:
+    """A forum thread located as its posts (threads.py; method svm's Step 1)."""
+
+    record_depth: int = 12  # a post's record lies at most this many levels above the block
+    records: int = 3  # so many records alike make a list of posts
+    post_chars: int = 100  # posts found by their texts alone hold this many counted characters
+
+    def validate(self) -> None:
+        _check_range("threads.record_depth", self.record_depth, 1, 1000)
+        _check_range("threads.records", self.records, 2, 10**6)
+        _check_range("threads.post_chars", self.post_chars, 0, 10**7)
+
+
+@dataclass(frozen=True)
+class LinesConfig:
+    """Method svm's lines (segment.py) and what their features and passes call prose
+    (line_features.py, passes.py)."""
+
+    all_link: float = 0.999  # a line whose link ratio reaches this is all link (kind "link")
+    long_line: int = 100  # a line of this many characters ...
+    prose_link_ratio: float = 0.3  # ... and at most this link ratio is a paragraph of prose
+    window: int = 2  # a line's neighbours: the lines up to this far on either side
+    core_share: float = 0.7  # the box of the block's text holds this share of its prose ...
+    core_prose_chars: int = 500  # ... in a block of this many characters of prose at least
+    repeat_chars: int = 40  # a line this long is looked for again (a passage the layout shows twice)
+    # A consent box or a form to type into is passed over unless it holds this share of the page.
+    passed_max_share: float = 0.5
+    story_paragraph_chars: int = 200  # a paragraph longer than this is prose: a box holding one holds the story
+    related_name_chars: int = 30  # a line naming a box of related stories is at most this long
+
+    def validate(self) -> None:
+        for name in ("all_link", "prose_link_ratio", "core_share", "passed_max_share"):
+            _check_range(f"lines.{name}", getattr(self, name), 0.0, 1.0)
+        _check_range("lines.window", self.window, 1, 100)
+        for name in ("long_line", "core_prose_chars", "repeat_chars", "story_paragraph_chars", "related_name_chars"):
+            _check_range(f"lines.{name}", getattr(self, name), 0, 10**7)
+
+
+@dataclass(frozen=True)
+class ParseConfig:
+    """Reading the page as a browser shows it (parse.py, extract.py; docs/method.md,
+    "Reading the page")."""
+
+    widget_form_chars: int = 200  # a form, or a control that swallowed boxes, with less text is a widget
+    noscript_max_elements: int = 100  # a <noscript> of more elements may hold the page: parsed again without
+    noscript_short: int = 200  # a page whose text is shorter is read again as a browser without scripts shows it ...
+    noscript_gain: float = 3.0  # ... and that text taken when more than this many times as long
+
+    def validate(self) -> None:
+        _check_range("parse.widget_form_chars", self.widget_form_chars, 0, 10**7)
+        _check_range("parse.noscript_max_elements", self.noscript_max_elements, 0, 10**9)
+        _check_range("parse.noscript_short", self.noscript_short, 0, 10**9)
+        _check_range("parse.noscript_gain", self.noscript_gain, 0.0, 10**6)
 
 
 @dataclass(frozen=True)
@@ -80,9 +162,14 @@ class LexiconConfig:
     line_alpha: float = 0.6
     line_sites: int = 3
     max_lines: int = 20000
+    # A line of up to this many tokens is a key whole; a longer one by its first words only.
+    # The keys of training and of extraction must be the same: a model's lexicon keeps the
+    # value it was trained with (NoiseLexicon.line_key_tokens), and extraction reads that.
+    line_key_tokens: int = 24
 
     def validate(self) -> None:
         _check_range("lexicon.alpha", self.alpha, 0.0, 1.0)
+        _check_range("lexicon.line_key_tokens", self.line_key_tokens, 1, 10_000)
         _check_range("lexicon.line_alpha", self.line_alpha, 0.0, 1.0)
         _check_range("lexicon.line_sites", self.line_sites, 1, 10**6)
         _check_range("lexicon.max_lines", self.max_lines, 0, 10**7)
@@ -170,13 +257,35 @@ class WeakConfig:
     min_peers: int = 3  # fewer texts on a page than this: no weak labels there
     content_votes: int = 3  # a unit found in at least this many texts is content
     noise_votes: int = 0  # ... in at most this many, noise; in between, left out
+    # A unit is found in a text as one of its lines, or from this many characters as a part
+    # of it (a short "Teilen" or "更多" occurs inside paragraphs by chance).
+    match_chars: int = 15
 
     def validate(self) -> None:
         _check_range("weak.min_peers", self.min_peers, 1, 100)
+        _check_range("weak.match_chars", self.match_chars, 0, 10**6)
         _check_range("weak.content_votes", self.content_votes, 1, 100)
         _check_range("weak.noise_votes", self.noise_votes, 0, 100)
         if self.noise_votes >= self.content_votes:
             raise ConfigError("weak.noise_votes must be below weak.content_votes")
+
+
+@dataclass(frozen=True)
+class GoldConfig:
+    """Training labels from a page's gold text (gold.GoldMatcher)."""
+
+    ngram: int = 4  # a unit is matched to the gold by its character n-grams of this length:
+    content_share: float = 0.9  # this share of them in the gold: content;
+    noise_share: float = 0.1  # at most this share: noise; in between, left out of training
+    within_chars: int = 20  # a unit of this many characters that holds a whole gold text is content
+
+    def validate(self) -> None:
+        _check_range("gold.ngram", self.ngram, 1, 100)
+        _check_range("gold.content_share", self.content_share, 0.0, 1.0)
+        _check_range("gold.noise_share", self.noise_share, 0.0, 1.0)
+        _check_range("gold.within_chars", self.within_chars, 0, 10**6)
+        if self.noise_share >= self.content_share:
+            raise ConfigError("gold.noise_share must be below gold.content_share")
 
 
 @dataclass(frozen=True)
@@ -231,6 +340,32 @@ class ItemsConfig:
 
 
 @dataclass(frozen=True)
+class MetadataConfig:
+    """The time of publication and the source of a page (metadata.py)."""
+
+    scan_chars: int = 30_000  # the visible text searched for them: metadata sits near the top
+    near_headline_chars: int = 1_500  # a date this close after the headline is the article's
+    byline_chars: int = 300  # a longer line is running prose: its "Source:" names no source
+
+    def validate(self) -> None:
+        _check_range("metadata.scan_chars", self.scan_chars, 0, 10**9)
+        _check_range("metadata.near_headline_chars", self.near_headline_chars, 0, 10**9)
+        _check_range("metadata.byline_chars", self.byline_chars, 0, 10**9)
+
+
+@dataclass(frozen=True)
+class LanguageConfig:
+    """The language detected in the extracted text (language.py)."""
+
+    prefix_chars: int = 400  # detection reads at most this much of the text
+    min_chars: int = 200  # a shorter text keeps the declared language
+
+    def validate(self) -> None:
+        _check_range("language.prefix_chars", self.prefix_chars, 1, 10**9)
+        _check_range("language.min_chars", self.min_chars, 0, 10**9)
+
+
+@dataclass(frozen=True)
 class LimitsConfig:
     """What one page may cost; a page over a limit gets a status, not a crash."""
 
@@ -255,11 +390,18 @@ class Config:
     method: str = "svm"
     locate: LocateConfig = field(default_factory=LocateConfig)
     improved: ImprovedConfig = field(default_factory=ImprovedConfig)
+    region: RegionConfig = field(default_factory=RegionConfig)
+    threads: ThreadsConfig = field(default_factory=ThreadsConfig)
+    lines: LinesConfig = field(default_factory=LinesConfig)
+    parse: ParseConfig = field(default_factory=ParseConfig)
     lexicon: LexiconConfig = field(default_factory=LexiconConfig)
     classifier: ClassifierConfig = field(default_factory=ClassifierConfig)
     denoise: DenoiseConfig = field(default_factory=DenoiseConfig)
     items: ItemsConfig = field(default_factory=ItemsConfig)
+    metadata: MetadataConfig = field(default_factory=MetadataConfig)
+    language: LanguageConfig = field(default_factory=LanguageConfig)
     limits: LimitsConfig = field(default_factory=LimitsConfig)
+    gold: GoldConfig = field(default_factory=GoldConfig)
     weak: WeakConfig = field(default_factory=WeakConfig)
 
     def __post_init__(self) -> None:
@@ -382,10 +524,18 @@ __all__ = [
     "Config",
     "ConfigError",
     "DenoiseConfig",
+    "GoldConfig",
     "ImprovedConfig",
+    "ItemsConfig",
+    "LanguageConfig",
     "LexiconConfig",
     "LimitsConfig",
+    "LinesConfig",
     "LocateConfig",
+    "MetadataConfig",
+    "ParseConfig",
+    "RegionConfig",
+    "ThreadsConfig",
     "WeakConfig",
     "load_config",
     "replace",

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from webclean.classifier import SVMParams
-from webclean.config import DenoiseConfig, ItemsConfig
+from webclean.config import DenoiseConfig, ItemsConfig, LinesConfig
 from webclean.features import FEATURE_SETS, feature_matrix
 from webclean.lexicon import NoiseLexicon
 from webclean.passes import (
@@ -69,6 +69,7 @@ def denoise(
     whole: bool = False,
     *,
     items_settings: ItemsConfig | None = None,
+    lines_settings: LinesConfig | None = None,
     story: Callable[[], bool] = lambda: True,
     comment_form: Callable[[], bool] = lambda: False,
     values: bool = False,
@@ -79,8 +80,8 @@ def denoise(
     ``settings``: β, the decision threshold and the thresholds of the passes.
     ``passes`` names passes of passes.py over the decisions (``comment_form``: whether
     the page holds the box to write a comment, metadata.holds_comment_form, for
-    ``comments``; ``items_settings`` and ``story``, whether the page says it is one
-    story, metadata.is_story, for ``items``); ``whole``
+    ``comments``; ``items_settings``, ``lines_settings`` (what a line of prose is) and
+    ``story``, whether the page says it is one story, metadata.is_story, for ``items``); ``whole``
     keeps a long unit whole that the noise filter would drop (method svm only; see
     :func:`decide`). ``values``: each sample's decision value as a whole too, at the
     cost of one more classification of the units (``webclean extract --explain``).
@@ -108,9 +109,9 @@ def denoise(
         kept, by_pass = _drop(kept, by_pass, comment_boxes(units, kept, settings.article_chars, comment_form), COMMENT)
     if "items" in passes:
         story = functools.cache(story)  # walks the page's tree: asked once at most
-        item_settings = items_settings or ItemsConfig()
-        kept, by_pass = _keep(units, kept, by_pass, items(units, kept, item_settings, story), ITEM)
-        kept, by_pass = _keep(units, kept, by_pass, teaser_heads(units, kept, by_pass, item_settings, story), ITEM)
+        item_settings, prose = items_settings or ItemsConfig(), lines_settings or LinesConfig()
+        kept, by_pass = _keep(units, kept, by_pass, items(units, kept, item_settings, story, prose), ITEM)
+        kept, by_pass = _keep(units, kept, by_pass, teaser_heads(units, kept, by_pass, item_settings, story, prose), ITEM)
     scores = unit_values(units, lexicon, svm, feature_set, timer, known) if values else [None] * len(units)
     return [_decision(*each) for each in zip(units, kept, by_pass, scores)]
 

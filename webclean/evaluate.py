@@ -108,7 +108,7 @@ def evaluate(pages: Iterable[Page], config: Config, model: Model | None = None) 
 def block_recall(page: Page, config: Config) -> float:
     """Token recall of the located block's whole text against the gold."""
     try:
-        root = parse_html(page.html, max_depth=config.limits.max_depth)
+        root = parse_html(page.html, max_depth=config.limits.max_depth, settings=config.parse)
     except (ParseError, etree.LxmlError):
         return 0.0
     block = locate(root, config)

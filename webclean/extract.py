@@ -17,7 +17,7 @@ from typing import Any, Protocol, TypeVar
 
 from lxml import etree
 
-from webclean.config import Config
+from webclean.config import Config, LanguageConfig, ParseConfig
 from webclean.decode import KIND_REASONS, decode_html, sniff
 from webclean.denoise import Decision, denoise
 from webclean.features import block_units
@@ -62,7 +62,7 @@ def extract(
     # language detector, which a process loads on its first page, counts against it;
     # language detection reads a bounded prefix of the text.
     extraction = within_limits(config, lambda: _extract(html, url, config, spec, model, http_charset, timer))
-    return _with_language(extraction, timer)
+    return _with_language(extraction, config.language, timer)
 
 
 _Work = TypeVar("_Work")
@@ -117,7 +117,7 @@ def _extract(
     timer: StageTimer | None,
 ) -> Extraction:
     if spec.classifier is None:
-        return _with_noscript(html, lambda noscript: _run_pipeline(html, config, spec, model, http_charset, noscript, timer))
+        return _with_noscript(html, lambda noscript: _run_pipeline(html, config, spec, model, http_charset, noscript, timer), config.parse)
     page = classify_page(html, config, model, http_charset, url=url, timer=timer)
     return page if isinstance(page, Extraction) else _extraction(page, config, timer)
 
@@ -175,7 +175,7 @@ def classify_page(
     """Steps 1 to 4 of an SVM method as :func:`extract` takes them, or the Extraction of
     a page that failed before Step 1. ``url``: the page's address, which may say it is
     a forum's (metadata.is_forum); ``values``: each unit's decision value too (denoise)."""
-    return _with_noscript(html, lambda noscript: _classify(html, url, config, model, http_charset, noscript, values, timer))
+    return _with_noscript(html, lambda noscript: _classify(html, url, config, model, http_charset, noscript, values, timer), config.parse)
 
 
 def _classify(
@@ -200,7 +200,8 @@ def _classify(
     with timed(timer, "denoise"):
         decisions = denoise(
             page.units, model.lexicon, model.svm, config.denoise, model.feature_set, passes, spec.keep_whole,
-            items_settings=config.items, story=page.story, comment_form=partial(holds_comment_form, page.root),
+            items_settings=config.items, lines_settings=config.lines, story=page.story,
+            comment_form=partial(holds_comment_form, page.root),
             values=values, timer=timer,
         )  # fmt: skip
     return ClassifiedPage(page, tuple(decisions))
@@ -210,7 +211,7 @@ def _extraction(page: ClassifiedPage, config: Config, timer: StageTimer | None) 
     located = page.located
     with timed(timer, "metadata"):
         lines = None if located.lines is None else [line.text for line in located.lines]
-        metadata = page_metadata(located.root, lines=lines)
+        metadata = page_metadata(located.root, lines=lines, settings=config.metadata)
     if located.block is None:
         text, error, block_path = "", "no block holds text", None
     else:
@@ -236,22 +237,18 @@ class _Found(Protocol):
 
 _Attempt = TypeVar("_Attempt", bound=_Found)
 _NOSCRIPT_TAG = re.compile(r"<noscript\b", re.I)
-# A page whose scripted view gives under NOSCRIPT_SHORT characters is read again as a
-# browser without scripts shows it, and that view is taken when its text is more than
-# NOSCRIPT_GAIN times as long (docs/method.md, "Reading the page").
-NOSCRIPT_SHORT = 200
-NOSCRIPT_GAIN = 3
 
 
-def _with_noscript(html: str | bytes, attempt: Callable[[bool], _Attempt]) -> _Attempt:
-    """``attempt(noscript=False)``; when that finds little or no text, the page as a
-    browser without scripts shows it, if that shows more. Blogger keeps its posts in
-    <noscript> (their script copy inert), Discourse its threads (the scripted view is a
-    header and "Loading")."""
+def _with_noscript(html: str | bytes, attempt: Callable[[bool], _Attempt], settings: ParseConfig) -> _Attempt:
+    """``attempt(noscript=False)``; when that finds under ``settings.noscript_short``
+    characters, the page as a browser without scripts shows it, if that shows more than
+    ``noscript_gain`` times as much (docs/method.md, "Reading the page"). Blogger keeps
+    its posts in <noscript> (their script copy inert), Discourse its threads (the
+    scripted view is a header and "Loading")."""
     found = attempt(False)
-    if len(found.text) < NOSCRIPT_SHORT and _has_noscript(html):
+    if len(found.text) < settings.noscript_short and _has_noscript(html):
         again = attempt(True)
-        if len(again.text) > NOSCRIPT_GAIN * len(found.text):
+        if len(again.text) > settings.noscript_gain * len(found.text):
             return again
     return found
 
@@ -304,7 +301,9 @@ def read_page(
     try:
         with timed(timer, "parse"):
             limits = config.limits
-            root = parse_html(html, max_depth=limits.max_depth, noscript=noscript, max_elements=limits.max_elements)
+            root = parse_html(
+                html, max_depth=limits.max_depth, noscript=noscript, max_elements=limits.max_elements, settings=config.parse
+            )
     except (ParseError, etree.LxmlError) as exc:
         return Extraction.failed(Status.PARSE_ERROR, str(exc) or type(exc).__name__, method=config.method, encoding=encoding)
     except TooManyElements as exc:
@@ -348,7 +347,7 @@ def _run_pipeline(
     if isinstance(page, Extraction):
         return page
     with timed(timer, "metadata"):
-        metadata = page_metadata(page.root)  # before the method edits the tree
+        metadata = page_metadata(page.root, settings=config.metadata)  # before the method edits the tree
     with timed(timer, "method"):
         paragraphs, title = spec.pipeline(page.root, page.title, metadata, model)
     text = "\n".join(paragraphs)
@@ -369,9 +368,9 @@ def page_lines(root: etree._Element, config: Config) -> list[Line]:
     """The lines of the page's body (segment.py), hidden elements dropped first when
     the improved method says so (this edits the tree)."""
     if config.improved.drop_hidden:
-        drop_hidden(root)
+        drop_hidden(root, config.improved.shown_by_script_share)
     body = root.find("body")
-    return segment(body if body is not None else root)
+    return segment(body if body is not None else root, config.lines)
 
 
 def locate_units(
@@ -390,10 +389,12 @@ def locate_units(
     improved = config.improved
     if lines is None:
         lines = page_lines(root, config)
-    block = locate_region(lines, root, config.locate.theta, frozenset(improved.block_tags), improved.ascend_gain)
+    block = locate_region(
+        lines, root, config.locate.theta, frozenset(improved.block_tags), improved.ascend_gain, config.region, config.threads
+    )
     if block is None:
         return None, []
-    lines = aside_furniture(lines, block.element, story=story or cache(partial(is_story, root)))
+    lines = aside_furniture(lines, block.element, story=story or cache(partial(is_story, root)), settings=config.lines)
     members = set(block.element.iter())
     inside = [i for i, line in enumerate(lines) if line.owner in members]
     if not inside:
@@ -401,13 +402,13 @@ def locate_units(
     posts = None
     if block.slots:
         posts = ({e for s in block.slots for e in s.iter()}, {e for r in block.records for e in r.iter()})
-    units = line_units([lines[i] for i in inside], block.element, posts=posts)
+    units = line_units([lines[i] for i in inside], block.element, posts=posts, settings=config.lines)
     before, after = spec.margins
     first = 0 if before is None else max(0, inside[0] - before)
     if first < inside[0]:
-        units = line_units(lines[first : inside[0]], region=-1) + units
+        units = line_units(lines[first : inside[0]], region=-1, settings=config.lines) + units
     if after:
-        units += line_units(lines[inside[-1] + 1 : inside[-1] + 1 + after], region=1)
+        units += line_units(lines[inside[-1] + 1 : inside[-1] + 1 + after], region=1, settings=config.lines)
     return block, units
 
 
@@ -416,8 +417,8 @@ def locate(root: etree._Element, config: Config) -> Block | None:
     return locate_units(root, config)[0]
 
 
-def _with_language(extraction: Extraction, timer: StageTimer | None = None) -> Extraction:
+def _with_language(extraction: Extraction, settings: LanguageConfig, timer: StageTimer | None = None) -> Extraction:
     """``lang``: the language detected in the text when it is long enough, else the declared one."""
     with timed(timer, "language"):
-        lang = page_language(extraction.text, extraction.lang_declared)
+        lang = page_language(extraction.text, extraction.lang_declared, settings)
     return extraction if lang == extraction.lang else replace(extraction, lang=lang)

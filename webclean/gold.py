@@ -15,19 +15,11 @@ import unicodedata
 from collections.abc import Iterable
 
 from webclean.classifier import CONTENT, NOISE
-from webclean.config import WeakConfig
+from webclean.config import GoldConfig, WeakConfig
 from webclean.datasets import Page
 
 MIXED = -1
-# A unit whose character n-grams are at least this much in the gold is content,
-# at most NOISE_SHARE is noise; in between it is mixed and left out of training.
-CONTENT_SHARE = 0.9
-NOISE_SHARE = 0.1
-_NGRAM = 4
-# A unit is found in a peer's text when it is one of its lines, or, from this many
-# normalised characters, a part of it: a short "Teilen" or "更多" occurs inside
-# paragraphs by chance.
-PEER_MATCH_CHARS = 15
+_GOLD = GoldConfig()
 _NON_WORD_RE = re.compile(r"[\W_]+", re.UNICODE)
 
 
@@ -39,8 +31,9 @@ def normalise_for_match(text: str) -> str:
 class PeerVotes:
     """In how many of other extractors' texts of a page a unit is found (weak labels)."""
 
-    def __init__(self, texts: Iterable[str]) -> None:
+    def __init__(self, texts: Iterable[str], match_chars: int = WeakConfig.match_chars) -> None:
         texts = list(texts)
+        self._match_chars = match_chars
         self._texts = [normalise_for_match(text) for text in texts]
         self._lines = [{normalise_for_match(line) for line in text.splitlines()} for text in texts]
 
@@ -48,11 +41,13 @@ class PeerVotes:
         return len(self._texts)
 
     def count(self, norm: str) -> int:
-        """The texts that hold ``norm`` (a text normalised by normalise_for_match)."""
+        """The texts that hold ``norm`` (a text normalised by normalise_for_match): as one
+        of their lines, or, from ``match_chars`` normalised characters (weak.match_chars),
+        as a part of one."""
         return sum(
             1
             for lines, text in zip(self._lines, self._texts)
-            if norm in lines or (len(norm) >= PEER_MATCH_CHARS and norm in text)
+            if norm in lines or (len(norm) >= self._match_chars and norm in text)
         )
 
 
@@ -61,9 +56,10 @@ class GoldMatcher:
 
     With a ``weak`` configuration, a unit the gold leaves undecided on a page without
     a full gold is labelled by the page's peer texts, when it carries enough of them.
+    ``gold``: how much of a unit the gold must hold (config.GoldConfig).
     """
 
-    def __init__(self, page: Page, weak: WeakConfig | None = None) -> None:
+    def __init__(self, page: Page, weak: WeakConfig | None = None, gold: GoldConfig = _GOLD) -> None:
         if page.has_full_gold:
             self._gold = [normalise_for_match(page.text)]
             self._negative: list[str] = []
@@ -72,29 +68,34 @@ class GoldMatcher:
             self._negative = [normalise_for_match(s) for s in page.without_snippets]
         self._full = page.has_full_gold
         self._weak = weak
+        self._settings = gold
         self._votes = None
         if weak is not None and not self._full and len(page.peers) >= weak.min_peers:
-            self._votes = PeerVotes(text for _, text in page.peers)
-        self._grams = {g for text in self._gold for g in _ngrams(text)}
+            self._votes = PeerVotes((text for _, text in page.peers), weak.match_chars)
+        self._grams = {g for text in self._gold for g in _ngrams(text, gold.ngram)}
 
     def label(self, text: str) -> int:
+        """CONTENT when the gold holds the unit's text (or, from ``gold.within_chars``, the
+        text holds a whole gold text), or ``gold.content_share`` of its n-grams; NOISE at
+        most ``gold.noise_share`` of them; MIXED in between."""
+        settings = self._settings
         norm = normalise_for_match(text)
         if not norm:
             return MIXED
-        if any(norm in gold or (len(norm) >= 20 and gold and gold in norm) for gold in self._gold):
+        if any(norm in gold or (len(norm) >= settings.within_chars and gold and gold in norm) for gold in self._gold):
             return CONTENT
         if not self._full:
             # Snippet pages: only what a snippet names is known, and what the peers agree on.
             if any(neg and (norm in neg or neg in norm) for neg in self._negative):
                 return NOISE
             return self._weak_label(norm)
-        grams = _ngrams(norm)
+        grams = _ngrams(norm, settings.ngram)
         if not grams:
             return NOISE
         share = sum(1 for g in grams if g in self._grams) / len(grams)
-        if share >= CONTENT_SHARE:
+        if share >= settings.content_share:
             return CONTENT
-        if share <= NOISE_SHARE:
+        if share <= settings.noise_share:
             return NOISE
         return MIXED
 
@@ -107,5 +108,5 @@ class GoldMatcher:
         return NOISE if votes <= self._weak.noise_votes else MIXED
 
 
-def _ngrams(text: str) -> list[str]:
-    return [text[i : i + _NGRAM] for i in range(len(text) - _NGRAM + 1)]
+def _ngrams(text: str, n: int) -> list[str]:
+    return [text[i : i + n] for i in range(len(text) - n + 1)]

@@ -15,14 +15,16 @@ import re
 import pycld2
 from lxml import etree
 
-__all__ = ["MIN_CHARS", "PREFIX_CHARS", "declared_language", "detect_language", "page_language"]
+from webclean.config import LanguageConfig
 
-# Detection reads at most this much of the text, so that its cost (about linear in the
-# text) does not grow with the page; 400 characters are as accurate as 1,000.
-PREFIX_CHARS = 400
-# A shorter text keeps the declared language: on the dev sets' gold texts, the detector
-# was right on 93-100 % of the texts cut to 100 characters, and on 95-100 % at 200.
-MIN_CHARS = 200
+__all__ = ["declared_language", "detect_language", "page_language"]
+
+# Detection reads at most ``prefix_chars`` of the text (config.LanguageConfig), so that
+# its cost (about linear in the text) does not grow with the page; 400 characters are as
+# accurate as 1,000. A text under ``min_chars`` keeps the declared language: on the dev
+# sets' gold texts, the detector was right on 93-100 % of the texts cut to 100
+# characters, and on 95-100 % at 200.
+_DEFAULT = LanguageConfig()
 
 _LANG_RE = re.compile(r"^[a-zA-Z]{2,3}")
 # What CLD2 refuses as UTF-8 (it raises on the whole text): C0 and C1 controls,
@@ -38,12 +40,13 @@ def declared_language(root: etree._Element) -> str | None:
     return declared.group(0).lower() if declared else None
 
 
-def detect_language(text: str) -> str | None:
-    """The language CLD2 finds in the start of ``text``, as its primary subtag (an ISO
-    639-1 code where the language has one: "zh" for Chinese in either script); None
-    for a text under MIN_CHARS, or one whose language CLD2 cannot tell."""
-    sample = text[:PREFIX_CHARS]
-    if len(sample.strip()) < MIN_CHARS:
+def detect_language(text: str, settings: LanguageConfig = _DEFAULT) -> str | None:
+    """The language CLD2 finds in the first ``settings.prefix_chars`` of ``text``, as its
+    primary subtag (an ISO 639-1 code where the language has one: "zh" for Chinese in
+    either script); None for a text under ``min_chars``, or one whose language CLD2
+    cannot tell."""
+    sample = text[: settings.prefix_chars]
+    if len(sample.strip()) < settings.min_chars:
         return None
     try:
         # isPlainText: the text is no HTML, whose tags CLD2 would skip (from a "<" on, the rest);
@@ -58,6 +61,6 @@ def detect_language(text: str) -> str | None:
     return _ISO_639_1.get(primary, primary)
 
 
-def page_language(text: str, declared: str | None) -> str | None:
+def page_language(text: str, declared: str | None, settings: LanguageConfig = _DEFAULT) -> str | None:
     """``lang``: detected in the text when it is long enough, else the declared language."""
-    return detect_language(text) or declared
+    return detect_language(text, settings) or declared

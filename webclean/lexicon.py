@@ -13,7 +13,8 @@ words or ideographs ("photo", "来源") are *line keys* (:func:`line_keys`), sco
 ``p >= lexicon.line_alpha`` on at least ``lexicon.line_sites`` sites, so that one site's template does
 not pass for a language's habit. A line's ``line_noise`` feature is the weight of its
 heaviest key: what phrase lists written by hand guessed, learned in every language
-the training pages hold.
+the training pages hold. Which keys a line has depends on ``lexicon.line_key_tokens``:
+the line lexicon keeps the value its keys were counted with, and reads lines with it.
 """
 
 from __future__ import annotations
@@ -58,17 +59,15 @@ class TermCounts:
         return self
 
 
-# A line of more tokens than this is looked up by its leading words only: longer lines
-# are prose, and do not recur.
-LINE_KEY_TOKENS = 24
 # The leading words (a CJK ideograph is one) that make a line's other keys.
 LINE_LEADS = (1, 2, 3)
 _KEY_TOKEN_RE = re.compile(f"[{CJK_IDEOGRAPHS}]|[^\\W\\d_{CJK_IDEOGRAPHS}]+|\\d+")
 
 
-# line_keys cuts a line's first so many characters into tokens before the rest.
+# line_keys cuts a line's first so many characters into tokens before the rest, and
+# _opens_with_none_of looks for a line's first token in its first _HEAD_CHARS: bounds of
+# the work on a long line, which give the same keys and weights whatever their values.
 _KEYED_CHARS = 200
-# A line's first token is looked for in its first so many characters (_opens_with_none_of).
 _HEAD_CHARS = 40
 
 
@@ -87,40 +86,47 @@ def _key_token(token: str) -> str:
     return "0" if token[0].isdigit() else token
 
 
-def line_keys(text: str) -> list[str]:
-    """The line's keys: its whole text (``=…``) when it is short, and its leading
-    LINE_LEADS tokens (``1<…``), where a token is a word, a CJK ideograph or a number
-    (every number is 0), lower-cased after NFKC; punctuation and spaces are no part."""
-    # A long line is cut into its tokens as far as LINE_KEY_TOKENS of them at most: its
+def line_keys(text: str, key_tokens: int = LexiconConfig.line_key_tokens) -> list[str]:
+    """The line's keys: its whole text (``=…``) when it holds at most ``key_tokens``
+    tokens (lexicon.line_key_tokens: longer lines are prose, and do not recur), and its
+    leading LINE_LEADS tokens (``1<…``), where a token is a word, a CJK ideograph or a
+    number (every number is 0), lower-cased after NFKC; punctuation and spaces are no part."""
+    # A long line is cut into its tokens as far as key_tokens + 1 of them at most: its
     # first _KEYED_CHARS characters hold more than that, or the line is read whole.
     found = _KEY_TOKEN_RE.findall(nfkc(text[:_KEYED_CHARS]).lower())
-    if len(found) <= LINE_KEY_TOKENS + 1 and len(text) > _KEYED_CHARS:
+    if len(found) <= key_tokens + 1 and len(text) > _KEYED_CHARS:
         found = _KEY_TOKEN_RE.findall(nfkc(text).lower())
-    tokens = [_key_token(token) for token in found[: LINE_KEY_TOKENS + 1]]
-    keys = [f"={' '.join(tokens)}"] if 0 < len(tokens) <= LINE_KEY_TOKENS else []
+    tokens = [_key_token(token) for token in found[: key_tokens + 1]]
+    keys = [f"={' '.join(tokens)}"] if 0 < len(tokens) <= key_tokens else []
     keys.extend(f"{k}<{' '.join(tokens[:k])}" for k in LINE_LEADS if len(tokens) > k)
     return keys
 
 
 @dataclass
 class LineCounts:
-    """n and h of each line key (:func:`line_keys`), and on how many sites it was noise."""
+    """n and h of each line key (:func:`line_keys` of ``key_tokens``), and on how many
+    sites it was noise."""
 
     noise: Counter[str] = field(default_factory=Counter)
     content: Counter[str] = field(default_factory=Counter)
     noise_sites: Counter[str] = field(default_factory=Counter)
+    key_tokens: int = LexiconConfig.line_key_tokens
 
     def add_site(self, noise_texts: Iterable[str], content_texts: Iterable[str]) -> None:
         """The noise and content lines of one site's pages (a site counted once)."""
-        noise = Counter(key for text in noise_texts for key in line_keys(text))
+        noise = Counter(key for text in noise_texts for key in line_keys(text, self.key_tokens))
         self.noise.update(noise)
-        self.content.update(key for text in content_texts for key in line_keys(text))
+        self.content.update(key for text in content_texts for key in line_keys(text, self.key_tokens))
         self.noise_sites.update(noise.keys())
 
 
 def build_line_lexicon(counts: LineCounts, config: LexiconConfig) -> dict[str, float]:
     """The line keys whose p = n / (n + h) reaches ``config.line_alpha``, seen as noise on at least
     ``config.line_sites`` sites, weighted n / (h + 1), the heaviest ``max_lines``."""
+    if counts.key_tokens != config.line_key_tokens:
+        raise ValueError(
+            f"line keys counted with {counts.key_tokens} tokens, but lexicon.line_key_tokens = {config.line_key_tokens}"
+        )
     chosen = [
         (n / (h + 1), key)
         for key, n in counts.noise.items()
@@ -140,6 +146,8 @@ class NoiseLexicon:
     marks: Mapping[str, float]
     stopwords: frozenset[str] = frozenset()
     lines: Mapping[str, float] = field(default_factory=dict)  # the line lexicon (line_keys)
+    # The tokens of a whole line's key that ``lines`` was counted with: a line is read with them.
+    line_key_tokens: int = LexiconConfig.line_key_tokens
 
     # Built on first use from the fields, and not sent with them: the Spark job
     # broadcasts the model, and an automaton does not pickle.
@@ -212,13 +220,13 @@ class NoiseLexicon:
 
         Every key of a line opens with its first token: a line whose first token opens
         no key of the lexicon (most lines of prose) is not cut into its keys."""
-        get, heads = self.lines.get, self._line_heads
+        get, heads, key_tokens = self.lines.get, self._line_heads, self.line_key_tokens
         out: list[float] = []
         for text in texts:
             if not heads or _opens_with_none_of(text, heads):
                 out.append(0.0)
             else:
-                out.append(max((get(key, 0.0) for key in line_keys(text)), default=0.0))
+                out.append(max((get(key, 0.0) for key in line_keys(text, key_tokens)), default=0.0))
         return out
 
     def mark_indices(self, marks: Iterable[Sequence[str]], ends_sentence: Iterable[bool]) -> list[float]:
@@ -257,7 +265,7 @@ class NoiseLexicon:
             "marks": dict(sorted(self.marks.items())),
             "stopwords": sorted(self.stopwords),
             # Only where there are some: a model without them keeps its version.
-            **({"lines": dict(sorted(self.lines.items()))} if self.lines else {}),
+            **({"lines": dict(sorted(self.lines.items())), "line_key_tokens": self.line_key_tokens} if self.lines else {}),
         }
 
     @classmethod
@@ -267,6 +275,8 @@ class NoiseLexicon:
             marks={str(k): float(v) for k, v in data["marks"].items()},
             stopwords=frozenset(str(w) for w in data.get("stopwords", ())),
             lines={str(k): float(v) for k, v in data.get("lines", {}).items()},
+            # A model saved before the key was kept read its lines with the default.
+            line_key_tokens=int(data.get("line_key_tokens", LexiconConfig.line_key_tokens)),
         )
 
 
@@ -289,6 +299,7 @@ def build_lexicon(counts: TermCounts, config: LexiconConfig, lines: LineCounts |
         marks=marks,
         stopwords=select_stopwords(counts, config.stopwords),
         lines=build_line_lexicon(lines, config) if lines is not None else {},
+        line_key_tokens=config.line_key_tokens,
     )
 
 

@@ -14,6 +14,7 @@ from itertools import accumulate, islice, repeat
 import numpy as np
 from lxml import etree
 
+from webclean.config import LinesConfig
 from webclean.lexicon import NoiseLexicon
 from webclean.segment import ANCESTOR_GROUPS, CELLS, IN_RELATED, LIST_ITEMS, RELATED_NAME, REVIEWS_BIT, Line, related_boxes
 from webclean.text import code_text, normalise_space, text_length
@@ -234,18 +235,15 @@ def _unit_columns(units: Sequence[Unit]) -> np.ndarray:
     return np.concatenate((columns.T, kinds, (signs < 0).T, (signs > 0).T, groups, structure.T), axis=1)
 
 
-# A line this long (non-space characters) with few links (a link ratio of at most
-# PROSE_LINK_RATIO) is a paragraph of prose: the content of a block lies between its
-# first and its last such line.
-LONG_LINE = 100
-PROSE_LINK_RATIO = 0.3
-# Lines up to this far away on either side make a line's window.
-WINDOW = 2
+# The thresholds of the lines' features (config.LinesConfig), the defaults where none are given.
+_LINES = LinesConfig()
 
 
-def is_prose(length: int, link_ratio: float) -> bool:
-    """Whether a line of this length and link ratio is a paragraph of prose."""
-    return length >= LONG_LINE and link_ratio <= PROSE_LINK_RATIO
+def is_prose(length: int, link_ratio: float, settings: LinesConfig = _LINES) -> bool:
+    """Whether a line of this length (non-space characters) and link ratio is a paragraph
+    of prose: ``settings.long_line`` characters at least, a link ratio of at most
+    ``prose_link_ratio``. The content of a block lies between its first and its last such line."""
+    return length >= settings.long_line and link_ratio <= settings.prose_link_ratio
 
 
 def line_units(
@@ -253,11 +251,13 @@ def line_units(
     block: etree._Element | None = None,
     region: int = 0,
     posts: tuple[set[etree._Element], set[etree._Element]] | None = None,
+    settings: LinesConfig = _LINES,
 ) -> list[Unit]:
     """Units of the improved method: every line is a sample; ``block``, when given,
     holds every line (its owner is the block or inside it); ``region`` says where the
     lines lie (:attr:`Unit.region`); ``posts``, the elements of a thread's posts' texts
-    and of their records, set :attr:`Unit.post`.
+    and of their records, set :attr:`Unit.post`; ``settings``, the thresholds of the
+    features (lines.*).
 
     Built column by column, each in one comprehension: a page has hundreds of lines,
     and per-line Python calls were most of the cost.
@@ -267,12 +267,12 @@ def line_units(
         return []
     texts, owners, kinds, ratios, noise, content, groups, lengths, levels, furniture, _ = zip(*lines)
     logs = [math.log1p(length) for length in lengths]
-    long_lines = [m for m in range(n) if is_prose(lengths[m], ratios[m])]
+    long_lines = [m for m in range(n) if is_prose(lengths[m], ratios[m], settings)]
     first, last = (long_lines[0], long_lines[-1]) if long_lines else (0, n - 1)
     depths = _depths(levels, block)
-    main_depth = _main_depth(depths, lengths, ratios)
-    neighbour_ratios = _neighbour_means(ratios)
-    windows = _neighbour_means(logs)
+    main_depth = _main_depth(depths, lengths, ratios, settings.prose_link_ratio)
+    neighbour_ratios = _neighbour_means(ratios, settings.window)
+    windows = _neighbour_means(logs, settings.window)
     return units_from_columns(
         tag=repeat("line", n),
         text=texts,
@@ -293,22 +293,24 @@ def line_units(
         post=repeat(0, n) if posts is None else _thread_posts(owners, lengths, long_lines, *posts),
         groups=groups,
         furniture=furniture,
-        related=related_boxes(lines),
-        copy=repeats(texts, owners, lengths),
+        related=related_boxes(lines, settings.related_name_chars),
+        copy=repeats(texts, owners, lengths, settings.repeat_chars),
         code=_code(owners, texts),
-        past_core=repeat(False, n) if region or block is None or posts is not None else _past_core(owners, lengths, long_lines),
-        link_run=link_runs(kinds, lengths),
+        past_core=(
+            repeat(False, n) if region or block is None or posts is not None else _past_core(owners, lengths, long_lines, settings)
+        ),
+        link_run=link_runs(kinds, lengths, settings.long_line),
         section_text=section_text(kinds, lengths, ratios),
     )
 
 
-def link_runs(kinds: Sequence[str], lengths: Sequence[int]) -> list[int]:
+def link_runs(kinds: Sequence[str], lengths: Sequence[int], long_line: int = _LINES.long_line) -> list[int]:
     """Unit.link_run of each line: the length of the run of all-link lines shorter than
-    LONG_LINE that it is one of, 0 for any other line."""
+    ``long_line`` (lines.long_line) that it is one of, 0 for any other line."""
     column = [0] * len(kinds)
     start = 0
     for m in range(len(kinds) + 1):
-        if m < len(kinds) and kinds[m] == "link" and lengths[m] < LONG_LINE:
+        if m < len(kinds) and kinds[m] == "link" and lengths[m] < long_line:
             continue
         column[start:m] = [m - start] * (m - start)
         start = m + 1
@@ -331,22 +333,22 @@ def section_text(kinds: Sequence[str], lengths: Sequence[int], ratios: Sequence[
 
 
 # The box that holds the block's text (_past_core): the deepest element holding
-# CORE_SHARE of the characters of the block's lines of prose, on a block with
-# CORE_PROSE_CHARS of them at least. A table's or a list's parts are not such boxes: a
-# table of films holds most of an article's prose, and its references follow it.
-CORE_SHARE = 0.7
-CORE_PROSE_CHARS = 500
+# ``core_share`` of the characters of the block's lines of prose, on a block with
+# ``core_prose_chars`` of them at least (lines.*). A table's or a list's parts are not
+# such boxes: a table of films holds most of an article's prose, and its references follow it.
 _PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "ul", "ol", "dl"}) | CELLS | LIST_ITEMS
 
 
-def _past_core(owners: Sequence[etree._Element], lengths: Sequence[int], prose: Sequence[int]) -> list[bool]:
+def _past_core(
+    owners: Sequence[etree._Element], lengths: Sequence[int], prose: Sequence[int], settings: LinesConfig
+) -> list[bool]:
     """Unit.past_core of each line of the block: whether it lies after the box that
     holds most of the block's prose, outside it."""
     total = sum(lengths[m] for m in prose)
-    if total < CORE_PROSE_CHARS:
+    if total < settings.core_prose_chars:
         return [False] * len(owners)
     # An element's lines follow one another, so the lines of prose outside the box
-    # hold at most 1 - CORE_SHARE of the characters before it and as much after: the
+    # hold at most 1 - core_share of the characters before it and as much after: the
     # line at which half of them is reached lies inside, and the box is one of the
     # elements around that line (its chain, innermost first).
     middle = next(m for m, reached in zip(prose, accumulate(lengths[m] for m in prose)) if 2 * reached >= total)
@@ -362,7 +364,7 @@ def _past_core(owners: Sequence[etree._Element], lengths: Sequence[int], prose: 
             k = next(place[a] for a in owners[m].iterancestors() if a in place)
         innermost[i] = k
         counted[k] += lengths[m]
-    core_place = next(k for k, held in enumerate(accumulate(counted)) if held >= CORE_SHARE * total)
+    core_place = next(k for k, held in enumerate(accumulate(counted)) if held >= settings.core_share * total)
     while around[core_place].tag in _PARTS and core_place + 1 < len(around):
         core_place += 1
     core = around[core_place]
@@ -397,42 +399,40 @@ def _code(owners: Sequence[etree._Element], texts: Sequence[str]) -> list[str]:
     return code
 
 
-def _neighbour_means(values: Sequence[float]) -> list[float]:
-    """For each value, the mean of the values up to WINDOW places before and after it
-    (0 where it has none).
+def _neighbour_means(values: Sequence[float], window: int = _LINES.window) -> list[float]:
+    """For each value, the mean of the values up to ``window`` places before and after it
+    (0 where it has none; lines.window).
 
     In NumPy, column by column: the neighbours are added in order, the missing ones as
     0 (an exact addition), so each mean is the very float that summing the list of the
     neighbours within reach gives.
     """
     n = len(values)
-    padded = np.zeros(n + 2 * WINDOW)
-    padded[WINDOW : WINDOW + n] = values
-    total = padded[0:n] + padded[1 : n + 1]
-    for offset in range(WINDOW + 1, 2 * WINDOW + 1):
+    padded = np.zeros(n + 2 * window)
+    padded[window : window + n] = values
+    total = padded[0:n].copy()
+    for offset in (*range(1, window), *range(window + 1, 2 * window + 1)):  # the line itself, at ``window``, left out
         total += padded[offset : offset + n]
     places = np.arange(n)
-    count = np.minimum(places, WINDOW) + np.minimum(n - 1 - places, WINDOW)
+    count = np.minimum(places, window) + np.minimum(n - 1 - places, window)
     return np.divide(total, count, out=np.zeros(n), where=count > 0).tolist()
 
 
-# A line of at least this many characters is looked for again (repeats): shorter lines
-# ("Share", "Read more", a price) recur on every page by design.
-REPEAT_CHARS = 40
-
-
-def repeats(texts: Sequence[str], owners: Sequence[etree._Element], lengths: Sequence[int]) -> list[int]:
+def repeats(
+    texts: Sequence[str], owners: Sequence[etree._Element], lengths: Sequence[int], min_chars: int = _LINES.repeat_chars
+) -> list[int]:
     """Unit.copy of each line: how many lines back the first line of the same text is,
     when that line's element sits in a box of another kind and a line beside the two
     is the same too (a passage shown again: a shop's description in its tabs); 0 for a
-    line met first, shorter than REPEAT_CHARS, repeated alone (each card's fine print,
-    a refrain), or in a box of the same kind (a plan's features in each of a pricing
-    table's columns, a paragraph written twice)."""
+    line met first, shorter than ``min_chars`` (lines.repeat_chars: "Share", "Read
+    more", a price recur on every page by design), repeated alone (each card's fine
+    print, a refrain), or in a box of the same kind (a plan's features in each of a
+    pricing table's columns, a paragraph written twice)."""
     n = len(texts)
     first: dict[str, int] = {}
     column = [0] * n
     for m, text in enumerate(texts):
-        if lengths[m] >= REPEAT_CHARS:
+        if lengths[m] >= min_chars:
             k = first.setdefault(text, m)
             if k != m and _in_passage(texts, k, m) and _box(owners[k]) != _box(owners[m]):
                 column[m] = m - k
@@ -473,11 +473,12 @@ def _thread_posts(
     return [0] * len(column) if in_rest > in_posts else column
 
 
-def _main_depth(depths: Sequence[int], lengths: Sequence[int], ratios: Sequence[float]) -> int:
-    """The depth whose lines hold the most text outside links: where the prose sits."""
+def _main_depth(depths: Sequence[int], lengths: Sequence[int], ratios: Sequence[float], prose_link_ratio: float) -> int:
+    """The depth whose lines hold the most text outside links (a link ratio of at most
+    ``prose_link_ratio``): where the prose sits."""
     text_at: dict[int, int] = {}
     for depth, length, ratio in zip(depths, lengths, ratios):
-        if ratio <= PROSE_LINK_RATIO:
+        if ratio <= prose_link_ratio:
             text_at[depth] = text_at.get(depth, 0) + length
     return max(text_at, key=lambda d: (text_at[d], -d)) if text_at else 0
 

@@ -33,6 +33,7 @@ from urllib.parse import urlsplit
 from ahocorasick_rs import AhoCorasick
 from lxml import etree
 
+from webclean.config import MetadataConfig
 from webclean.parse import meta_contents
 from webclean.vocabulary import (
     COMMENT_FORM_NAMES,
@@ -85,10 +86,11 @@ _SOURCE_RE = re.compile(
     r"(?P<zhlabel>[\u4e00-\u9fff]{2,4})\s*[:：]\s*(?P<zh>[^\s:：|｜/,，;；。()（）\[\]【】]{1,30})"
     r"|\b(?P<enlabel>[A-Z][a-z]{2,6})\s*:\s*(?P<en>[A-Z][\w&.'’-]*(?:[ \t][A-Z][\w&.'’-]*){0,4})"
 )
-# How much visible text is searched: metadata sits near the top of an article.
-_SCAN_CHARS = 30_000
-# A visible date counts as the article's when it is this close after the headline.
-_NEAR_HEADLINE_CHARS = 1_500
+# How much visible text is searched (``scan_chars``: metadata sits near the top of an
+# article), how close after the headline a visible date is the article's
+# (``near_headline_chars``), how long a line naming a source may be (``byline_chars``):
+# config.MetadataConfig.
+_DEFAULT = MetadataConfig()
 
 
 @dataclass(frozen=True)
@@ -97,34 +99,38 @@ class PageMetadata:
     source: str | None
 
 
-def page_metadata(root: etree._Element, headline: str | None = None, lines: Sequence[str] | None = None) -> PageMetadata:
+def page_metadata(
+    root: etree._Element, headline: str | None = None, lines: Sequence[str] | None = None, settings: MetadataConfig = _DEFAULT
+) -> PageMetadata:
     """The page's time of publication (ISO 8601) and source, None where not found.
 
     ``headline`` (the page title when not given) is where visible dates are looked
     for first: a date just below the headline is the article's, while the first
     date of the page is often today's date in the site header. ``lines`` is the
     page's visible text in order, when a method has it already (segment.py's
-    lines, whitespace collapsed); else the body's text nodes are read.
+    lines, whitespace collapsed); else the body's text nodes are read, up to
+    ``settings.scan_chars``.
     """
-    lines = visible_lines(root) if lines is None else _first_chars(lines)
+    lines = visible_lines(root, settings.scan_chars) if lines is None else _first_chars(lines, settings.scan_chars)
     text = "\n".join(lines)
     dated = _DATED_ELEMENTS(root)  # the <meta>s among them for the source, too
-    published = _meta_date(dated) or _visible_date(text, headline if headline is not None else _title(root))
-    return PageMetadata(published, _source(dated, lines, text))
+    near = settings.near_headline_chars
+    published = _meta_date(dated) or _visible_date(text, headline if headline is not None else _title(root), near)
+    return PageMetadata(published, _source(dated, lines, text, settings.byline_chars))
 
 
-def _first_chars(lines: Sequence[str]) -> list[str]:
-    """The lines up to the one that passes _SCAN_CHARS, as visible_lines cuts them."""
+def _first_chars(lines: Sequence[str], scan_chars: int) -> list[str]:
+    """The lines up to the one that passes ``scan_chars``, as visible_lines cuts them."""
     seen = 0
     for count, line in enumerate(lines, 1):
         seen += len(line)
-        if seen > _SCAN_CHARS:
+        if seen > scan_chars:
             return list(lines[:count])
     return list(lines)
 
 
-def visible_lines(root: etree._Element) -> list[str]:
-    """The body's text nodes in document order, whitespace collapsed, up to _SCAN_CHARS."""
+def visible_lines(root: etree._Element, scan_chars: int = _DEFAULT.scan_chars) -> list[str]:
+    """The body's text nodes in document order, whitespace collapsed, up to ``scan_chars``."""
     body = root.find("body")
     lines: list[str] = []
     seen = 0
@@ -133,7 +139,7 @@ def visible_lines(root: etree._Element) -> list[str]:
         if text:
             lines.append(text)
             seen += len(text)
-            if seen > _SCAN_CHARS:
+            if seen > scan_chars:
                 break
     return lines
 
@@ -263,10 +269,11 @@ def _normalise_date(value: str | None) -> str | None:
     return parsed.date().isoformat() if re.fullmatch(r"\d{4}-\d\d-\d\d", value) else parsed.isoformat()
 
 
-def _visible_date(text: str, headline: str) -> str | None:
+def _visible_date(text: str, headline: str, near_chars: int) -> str | None:
+    """The first date within ``near_chars`` after the headline, else the text's first."""
     start = text.find(headline) if headline else -1
     if start >= 0:
-        near = find_date(text[start : start + len(headline) + _NEAR_HEADLINE_CHARS])
+        near = find_date(text[start : start + len(headline) + near_chars])
         if near:
             return near
     return find_date(text)
@@ -304,9 +311,11 @@ def _iso(match: re.Match[str]) -> str | None:
 _SOURCE_HINTS = AhoCorasick([*SOURCE_LABELS_ZH, *sorted(SOURCE_LABELS_EN)])
 
 
-def _source(dated: list[etree._Element], lines: list[str], text: str) -> str | None:
+def _source(dated: list[etree._Element], lines: list[str], text: str, byline_chars: int) -> str | None:
     """The first line's source label, else a source <meta>; ``text`` is the lines
-    joined by newlines. Only the lines that hold a label can name a source."""
+    joined by newlines. Only the lines that hold a label can name a source, and only
+    those of at most ``byline_chars``: a label in running prose ("the source: …") is
+    not a byline."""
     starts: list[int] = []
     searched = -1
     for _, hint, _ in _SOURCE_HINTS.find_matches_as_indexes(text):
@@ -316,7 +325,7 @@ def _source(dated: list[etree._Element], lines: list[str], text: str) -> str | N
             continue
         searched = k
         line = lines[k]
-        if len(line) <= 300:  # a label in running prose ("the source: …") is not a byline
+        if len(line) <= byline_chars:
             found = find_source(line)
             if found:
                 return found

@@ -34,7 +34,7 @@ libxml2 (2.14, bundled with lxml 6) behaviours that are worked around:
   (``<noscript><div></noscript>``) puts the rest of the page inside the noscript,
   and the whole page went with it as junk. Browsers with scripts on read its content
   as raw text up to ``</noscript>``: where a noscript holds more than a noscript
-  should (:data:`NOSCRIPT_MAX_ELEMENTS`), the page is parsed again with each
+  should (``parse.noscript_max_elements``), the page is parsed again with each
   noscript up to its end tag removed from the markup (:data:`NOSCRIPT`). With
   ``noscript=True`` its content is kept instead, as a browser without scripts shows
   it (the posts of Blogger's template live there, their script copy being inert).
@@ -53,6 +53,7 @@ from typing import NamedTuple
 
 from lxml import etree
 
+from webclean.config import ParseConfig
 from webclean.text import LINE_ENDING_TAGS, normalise_space, text_length
 
 __all__ = ["JUNK_TAGS", "ParseError", "TooManyElements", "element_path", "meta_contents", "page_title", "parse_html", "text_of"]
@@ -87,7 +88,7 @@ JUNK_TAGS = (
 )
 # Of those, the form controls that libxml2 leaves open over the rest of the page when
 # their markup is not closed as it expects (a <button> around a menu's <div>s): one that
-# holds one of the page's boxes and more text than a widget form (WIDGET_FORM_MAX_CHARS)
+# holds one of the page's boxes and more text than a widget form (parse.widget_form_chars)
 # loses its tag, not its content.
 CONTROL_TAGS = ("select", "button", "datalist")
 # The boxes a page lays its content out in, which no control's content model allows.
@@ -98,16 +99,15 @@ _PAGE_BOXES = ("div", "p", "article", "section", "main", "table", "ul", "ol", "h
 # A <noscript> up to its end tag, as a browser with scripts on reads it: raw text. One
 # without an end tag is left to libxml2 (and removed as junk).
 NOSCRIPT = re.compile(rb"<noscript\b.*?</noscript\s*>", re.S | re.I)
-# A noscript with more elements than this may have swallowed the page after it: the
-# page is parsed again without its noscripts. Theirs is a tracking pixel, a notice, a
-# fallback link or a small menu; a page's whole body has hundreds.
-NOSCRIPT_MAX_ELEMENTS = 100
-
-# A form with less text than this (whitespace not counted) is a widget. Measured on
-# the dev data: 99 % of the forms that hold no main text have under 750 characters,
-# 90 % under 205; of the 13 that hold main text, 12 have over 900 (one is a
-# log-in form on a forum error page, where the gold text is that form).
-WIDGET_FORM_MAX_CHARS = 200
+# The thresholds of the cleaning (config.ParseConfig). A noscript with more elements
+# than ``noscript_max_elements`` may have swallowed the page after it: the page is
+# parsed again without its noscripts. Theirs is a tracking pixel, a notice, a fallback
+# link or a small menu; a page's whole body has hundreds. A form with less text than
+# ``widget_form_chars`` (whitespace not counted) is a widget. Measured on the dev data:
+# 99 % of the forms that hold no main text have under 750 characters, 90 % under 205;
+# of the 13 that hold main text, 12 have over 900 (one is a log-in form on a forum
+# error page, where the gold text is that form).
+_DEFAULT = ParseConfig()
 
 # libxml2 stops parsing (and drops the rest of the page) at 2048 levels with
 # huge_tree, 256 without. Depth caps are clamped below that, with room for the
@@ -172,7 +172,14 @@ _CONTROL_REFERENCE = re.compile(
 _END_TAG_LOOKBACK = 64
 
 
-def parse_html(text: str | bytes, *, max_depth: int = 400, noscript: bool = False, max_elements: int | None = None) -> etree._Element:
+def parse_html(
+    text: str | bytes,
+    *,
+    max_depth: int = 400,
+    noscript: bool = False,
+    max_elements: int | None = None,
+    settings: ParseConfig = _DEFAULT,
+) -> etree._Element:
     """Parse a page into its cleaned ``<html>`` element (see the module docstring).
 
     ``text``: the page's text, or its bytes where they are valid UTF-8
@@ -184,6 +191,8 @@ def parse_html(text: str | bytes, *, max_depth: int = 400, noscript: bool = Fals
 
     ``max_elements``: raise TooManyElements for a tree of more elements, right after
     libxml2 built it: every later step walks the tree in Python.
+
+    ``settings``: when a noscript has swallowed the page, and what form is a widget.
 
     No element lies deeper than ``min(max_depth, MAX_SUPPORTED_DEPTH)`` levels, the
     root being level 1: an element at that level keeps the text of all its
@@ -202,7 +211,7 @@ def parse_html(text: str | bytes, *, max_depth: int = 400, noscript: bool = Fals
     if max_elements is not None and (elements := int(_COUNT_ELEMENTS(root))) > max_elements:
         raise TooManyElements(elements, max_elements)
     found = _Cleanable.find(root)
-    if not noscript and _swallowing_noscript(found.noscripts):
+    if not noscript and _swallowing_noscript(found.noscripts, settings.noscript_max_elements):
         data = NOSCRIPT.sub(b"", data)
         root = _parse(data)
         if root is None:
@@ -222,12 +231,12 @@ def parse_html(text: str | bytes, *, max_depth: int = 400, noscript: bool = Fals
     if noscript and found.noscripts:
         etree.strip_tags(root, "noscript")
     _place_streamed_boxes(found.templates, root)
-    _unwrap_swallowing_controls(found.controls)
+    _unwrap_swallowing_controls(found.controls, settings.widget_form_chars)
     if b"javascript:" in data:  # most pages hold no such link: a search of the text spares a walk of the tree
         _unwrap_nowhere_links(root)
     etree.strip_elements(root, *JUNK_TAGS, with_tail=False)
     _drop_markup_textareas(found.textareas)
-    _drop_widget_forms(found.forms)  # after the textareas, whose text a form's holds
+    _drop_widget_forms(found.forms, settings.widget_form_chars)  # after the textareas, whose text a form's holds
     _repair_body(root)  # moves head and body children only: levels stay the same
     for element in deep:
         _flatten(element)
@@ -328,10 +337,10 @@ def _empty_document() -> etree._Element:
     return root
 
 
-def _swallowing_noscript(noscripts: list[etree._Element]) -> bool:
+def _swallowing_noscript(noscripts: list[etree._Element], max_elements: int) -> bool:
     for element in noscripts:
         for count, _ in enumerate(element.iter(), 1):
-            if count > NOSCRIPT_MAX_ELEMENTS:
+            if count > max_elements:
                 return True
     return False
 
@@ -402,13 +411,13 @@ def _drop_markup_textareas(textareas: list[etree._Element]) -> None:
             _drop_keeping_tail(textarea)
 
 
-def _unwrap_swallowing_controls(controls: list[etree._Element]) -> None:
+def _unwrap_swallowing_controls(controls: list[etree._Element], widget_chars: int) -> None:
     """A control holding the page's boxes (which no control's content model allows:
-    a <select> holds options) and more text than a widget becomes a block."""
+    a <select> holds options) and more text than a widget (``widget_chars``) becomes a block."""
     swallowing = [
         control
         for control in controls
-        if any(True for _ in control.iter(*_PAGE_BOXES)) and _has_visible_chars(control, WIDGET_FORM_MAX_CHARS)
+        if any(True for _ in control.iter(*_PAGE_BOXES)) and _has_visible_chars(control, widget_chars)
     ]
     for control in swallowing:
         control.tag = "div"  # a block, as the page's boxes inside it are; junk inside it still goes
@@ -426,9 +435,9 @@ def _unwrap_nowhere_links(root: etree._Element) -> None:
         link.tag = "div"
 
 
-def _drop_widget_forms(forms: list[etree._Element]) -> None:
+def _drop_widget_forms(forms: list[etree._Element], widget_chars: int) -> None:
     for form in forms:
-        if not _has_visible_chars(form, WIDGET_FORM_MAX_CHARS):
+        if not _has_visible_chars(form, widget_chars):
             _drop_keeping_tail(form)
 
 

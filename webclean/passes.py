@@ -26,8 +26,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from webclean.config import ItemsConfig
-from webclean.line_features import PROSE_LINK_RATIO, is_prose
+from webclean.config import ItemsConfig, LinesConfig
+from webclean.line_features import is_prose
 from webclean.segment import GROUP_BIT, REVIEWS_BIT
 from webclean.units import Unit
 
@@ -36,6 +36,9 @@ CODE = "code"  # a line of a <pre> inside the text (Unit.code), kept whatever th
 FURNITURE = "furniture"  # a line of the page's footer, navigation, banner or asides (Unit.furniture), dropped
 COMMENT = "comment"  # a kept line of the readers' comments under an article, dropped (comment_boxes)
 ITEM = "item"  # a line of a page of items, kept with the whole block (items)
+
+# What a line of prose is (lines.long_line, lines.prose_link_ratio) where no settings are given.
+_LINES = LinesConfig()
 
 # The passes, in the order they run.
 PASSES = ("repeats", "code", "furniture", "comments", "items")
@@ -95,13 +98,19 @@ def comment_boxes(
     return [box and bool(text) for box, text in zip(inside, kept)]
 
 
-def items(units: Sequence[Unit], kept: Sequence[str | None], settings: ItemsConfig, story: Callable[[], bool]) -> list[bool]:
+def items(
+    units: Sequence[Unit],
+    kept: Sequence[str | None],
+    settings: ItemsConfig,
+    story: Callable[[], bool],
+    prose: LinesConfig = _LINES,
+) -> list[bool]:
     """Which lines to keep because the page is a page of items (the ``items`` pass).
 
     A listing, a collection or a table of contents has its items as its content: a
     title link, a date, a line of summary, each of which reads as navigation. When the
     located block holds ``settings.lines`` lines or more, under ``prose_share`` of its
-    text in lines of prose (line_features.is_prose), and the decisions keep under
+    text in lines of prose (line_features.is_prose by ``prose``), and the decisions keep under
     ``kept_share`` of it, every line of the block is kept (a thread's panels and the
     page's furniture aside). "Under ``kept_share``" is ``list_kept_share`` on a page
     that does not say it is one story (``story``, asked only when it matters), and
@@ -113,10 +122,10 @@ def items(units: Sequence[Unit], kept: Sequence[str | None], settings: ItemsConf
     if len(block) < settings.lines:
         return [False] * len(units)
     total = sum(block.values())
-    prose = sum(length for i, length in block.items() if is_prose(length, units[i].link_ratio))
+    in_prose = sum(length for i, length in block.items() if is_prose(length, units[i].link_ratio, prose))
     taken = sum(length for i, length in block.items() if kept[i])
-    bar = settings.list_kept_share if prose else settings.bare_kept_share
-    if not total or prose >= settings.prose_share * total or taken >= bar * total:
+    bar = settings.list_kept_share if in_prose else settings.bare_kept_share
+    if not total or in_prose >= settings.prose_share * total or taken >= bar * total:
         return [False] * len(units)
     if taken >= settings.kept_share * total and story():
         return [False] * len(units)
@@ -124,13 +133,19 @@ def items(units: Sequence[Unit], kept: Sequence[str | None], settings: ItemsConf
 
 
 def teaser_heads(
-    units: Sequence[Unit], kept: Sequence[str | None], decided: Sequence[str | None], settings: ItemsConfig, story: Callable[[], bool]
+    units: Sequence[Unit],
+    kept: Sequence[str | None],
+    decided: Sequence[str | None],
+    settings: ItemsConfig,
+    story: Callable[[], bool],
+    prose: LinesConfig = _LINES,
 ) -> list[bool]:
     """Which dropped headlines to keep because their summaries are kept (the ``items``
     pass): a feed of stories gives each as a linked headline over a line of summary;
     the classifier keeps the summary and drops the link. Where ``settings.teasers``
     such pairs lie (a headline of ``teaser_head_chars`` or more, a kept summary of
-    ``teaser_summary_chars`` or more within ``teaser_reach`` lines after it) on a page
+    ``teaser_summary_chars`` or more, under ``prose.prose_link_ratio`` of link text,
+    within ``teaser_reach`` lines after it) on a page
     that does not say it is one story, the headlines are kept too; a line a pass
     decided (``decided``) stays as it was decided.
     """
@@ -145,7 +160,7 @@ def teaser_heads(
         and not unit.furniture
         and unit.length >= settings.teaser_head_chars
         and any(
-            kept[j] and units[j].length >= settings.teaser_summary_chars and units[j].link_ratio < PROSE_LINK_RATIO
+            kept[j] and units[j].length >= settings.teaser_summary_chars and units[j].link_ratio < prose.prose_link_ratio
             for j in range(i + 1, min(i + 1 + settings.teaser_reach, len(units)))
         )
     ]

@@ -17,23 +17,34 @@ import re
 
 from lxml import etree
 
+from webclean.config import RegionConfig, ThreadsConfig
 from webclean.locate import Block, nearest_block
-from webclean.segment import ALL_LINK, Line
+from webclean.segment import Line
 from webclean.threads import Thread, find_records, posts_within
+
+_REGION = RegionConfig()
+_THREADS = ThreadsConfig()
 
 
 def locate_region(
-    lines: list[Line], root: etree._Element, theta: float, block_tags: frozenset[str], ascend_gain: float
+    lines: list[Line],
+    root: etree._Element,
+    theta: float,
+    block_tags: frozenset[str],
+    ascend_gain: float,
+    region: RegionConfig = _REGION,
+    threads: ThreadsConfig = _THREADS,
 ) -> Block | None:
-    """Step 1 on lines instead of ``<p>``s (the module docstring): the block, grown.
+    """Step 1 on lines instead of ``<p>``s (the module docstring): the block, grown
+    (``region``: past what lies beside it; ``threads``: over a thread's posts).
 
     A page whose every line is mostly link text (a post of one paragraph of links)
-    has no line under θ to count: there every line that is not all link counts, and
-    the classifier decides on the block's lines as on any other's. A page of links
-    alone (a site map, a menu) still has no block.
+    has no line under θ to count: there every line that is not all link (of kind
+    "link", segment.py) counts, and the classifier decides on the block's lines as on
+    any other's. A page of links alone (a site map, a menu) still has no block.
     """
     if all(line.link_ratio > theta for line in lines):
-        lines = [line for line in lines if line.link_ratio < ALL_LINK]
+        lines = [line for line in lines if line.kind != "link"]
         theta = 1.0
     direct: dict[etree._Element, int] = {}
     order: dict[etree._Element, int] = {}
@@ -57,15 +68,14 @@ def locate_region(
         for ancestor in block.iterancestors():
             total[ancestor] = total.get(ancestor, 0) + length
     best = max(direct, key=lambda el: (direct[el], -order[el]))
-    return _grow(best, total, ascend_gain)
+    return _grow(best, total, ascend_gain, region, threads)
 
 
-# An ancestor that adds at most this share of text is a wrapper: look past it.
-_WRAPPER_GAIN = 0.05
-
-
-def _grow(best: etree._Element, total: dict[etree._Element, int], ascend_gain: float) -> Block:
-    """Grow the block into ancestors whose other children add much counted text."""
+def _grow(
+    best: etree._Element, total: dict[etree._Element, int], ascend_gain: float, region: RegionConfig, threads: ThreadsConfig
+) -> Block:
+    """Grow the block into ancestors whose other children add much counted text; an
+    ancestor that adds at most ``region.wrapper_gain`` of it is a wrapper: looked past."""
     node = winner = best
     thread: Thread | None = None
     while True:
@@ -75,22 +85,22 @@ def _grow(best: etree._Element, total: dict[etree._Element, int], ascend_gain: f
         added = total.get(parent, 0)
         if added >= (1.0 + ascend_gain) * total[best]:
             best = node = parent
-        elif added <= (1.0 + _WRAPPER_GAIN) * total[best]:
+        elif added <= (1.0 + region.wrapper_gain) * total[best]:
             node = parent
         else:
-            above = _continued(node, best, total, ascend_gain)
+            above = _continued(node, best, total, ascend_gain, region)
             if above is None:
-                found = find_records(best, total, ascend_gain)
+                found = find_records(best, total, ascend_gain, threads)
                 if found is not None:
                     thread = thread or found
                     above = found[0][0].getparent()
                 else:
-                    above = _far(node, best, total, ascend_gain)
+                    above = _far(node, best, total, ascend_gain, region)
                     if above is None:
                         break
             best = node = above
     if thread is None:
-        thread = posts_within(winner, best, total)
+        thread = posts_within(winner, best, total, threads)
     records, slots = thread or ((), ())
     return Block(best, best.getroottree().getpath(best), total[best], records, slots)
 
@@ -107,87 +117,67 @@ def _crossing(
     return below, None if above is None or above.tag == "html" else above
 
 
-# A text that continues in its ancestors' other children holds, there, at least this
-# many times the block's counted text ...
-_CONTINUED = 2.0
-# ... and what stops the block's growth on the way up is no more than this many
-# characters: a caption or a byline beside the block.
-_BESIDE = 80
-
-
 def _continued(
-    node: etree._Element, best: etree._Element, total: dict[etree._Element, int], ascend_gain: float
+    node: etree._Element, best: etree._Element, total: dict[etree._Element, int], ascend_gain: float, region: RegionConfig
 ) -> etree._Element | None:
     """The ancestor to grow into past a little text beside the block, or None.
 
     An article cut into sections, each section's text wrapped with its picture and
     caption, is located as one section: the caption next to it adds too little for
     the block to grow and too much to look past. When the ancestor that the block
-    would grow into holds at least _CONTINUED times its text, and what lay between
-    adds at most _BESIDE characters, the block grows into that ancestor
-    (docs/method.md, "Step 1 on lines").
+    would grow into holds at least ``region.continued`` times its text, and what lay
+    between adds at most ``region.beside_chars`` (a caption or a byline beside the
+    block), the block grows into that ancestor (docs/method.md, "Step 1 on lines").
 
     A manual's page is cut into sections too, each opening with its heading and a
     few lines before the part that wins: there what lies beside the block can be
-    longer. When most of the text the ancestor adds lies in siblings alike to the
-    section that holds the block (:func:`_alike`), the block grows whatever lies
-    beside it.
+    longer. When ``region.alike_share`` of the text the ancestor adds lies in siblings
+    alike to the section that holds the block (:func:`_alike`), the block grows
+    whatever lies beside it.
     """
     below, above = _crossing(node, best, total, ascend_gain)
     if above is None:
         return None
-    if total[above] < _CONTINUED * total[best]:
+    if total[above] < region.continued * total[best]:
         return None
-    if total.get(below, 0) - total[best] <= _BESIDE:
+    if total.get(below, 0) - total[best] <= region.beside_chars:
         return above
     alike = sum(total.get(sibling, 0) for sibling in above if sibling is not below and _alike(sibling, below))
-    if alike >= _ALIKE_SHARE * (total[above] - total.get(below, 0)):
+    if alike >= region.alike_share * (total[above] - total.get(below, 0)):
         return above
     return None
 
 
-# A block beside an article cut into many small sections (an editorial note, a bio)
-# holds a few hundred characters, and the sections' ancestor many times as many: an
-# ancestor holding at least _FAR times the block's counted text ...
-_FAR = 4.0
-# ... whose child on the block's side adds at most this share of its text ...
-_FAR_BESIDE = 0.1
-# ... to a block of at least this many counted characters (a page of a few lines
-# does not grow into the page around it).
-_FAR_MIN = 200
-
-
 def _far(
-    node: etree._Element, best: etree._Element, total: dict[etree._Element, int], ascend_gain: float
+    node: etree._Element, best: etree._Element, total: dict[etree._Element, int], ascend_gain: float, region: RegionConfig
 ) -> etree._Element | None:
     """The far ancestor to grow into past the block's own box, or None.
 
     The last resort of the growth, when neither :func:`_continued` nor a record list
     takes the block further: a box beside the article (an editorial note, an
-    author's bio) wins Step 1 over sections that each hold less. The ancestor that
-    crosses the growth's gain holds under _CONTINUED times the block's text (the box
-    and a little around it); when an ancestor further up, below ``<body>``, holds at
-    least _FAR times as much, and the block's own branch adds at most _FAR_BESIDE of
-    that ancestor's text, the block grows into it: what won is a small part of it,
-    beside many others.
+    author's bio, a few hundred characters) wins Step 1 over sections that each hold
+    less. The ancestor that crosses the growth's gain holds under ``region.continued``
+    times the block's text (the box and a little around it); when an ancestor further
+    up, below ``<body>``, holds at least ``region.far`` times as much, and the block's
+    own branch adds at most ``region.far_beside`` of that ancestor's text, the block
+    grows into it: what won is a small part of it, beside many others. A block under
+    ``region.far_min_chars`` (a page of a few lines) does not grow into the page
+    around it.
     """
-    if total[best] < _FAR_MIN:
+    if total[best] < region.far_min_chars:
         return None
     below, above = _crossing(node, best, total, ascend_gain)
-    if above is None or total[above] >= _CONTINUED * total[best]:
+    if above is None or total[above] >= region.continued * total[best]:
         return None
-    while above is not None and above.tag not in ("body", "html") and total.get(above, 0) < _FAR * total[best]:
+    while above is not None and above.tag not in ("body", "html") and total.get(above, 0) < region.far * total[best]:
         below, above = above, above.getparent()
     if above is None or above.tag in ("body", "html"):
         return None
-    if total.get(below, 0) - total[best] > _FAR_BESIDE * total[above]:
+    if total.get(below, 0) - total[best] > region.far_beside * total[above]:
         return None
     return above
 
 
-# The share of the text an ancestor adds that its children alike to the block's
-# section hold, for the block to grow past any text beside it (_continued).
-_ALIKE_SHARE = 0.5
 _SECTIONS = frozenset({"section", "article"})
 _DIGITS_RE = re.compile(r"\d+")  # classes alike but for a number (item-1, item-2)
 

@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from lxml import etree
 
+from webclean.config import ImprovedConfig, LinesConfig
 from webclean.text import BLOCK_LEVEL, LINE_BREAKS, normalise_space, text_length
 from webclean.vocabulary import (
     ANCESTOR_GROUPS,
@@ -31,8 +32,9 @@ from webclean.vocabulary import (
     SUBJECT_PREFIXES,
 )
 
-# A line whose link ratio is at least this is all link (its kind is "link").
-ALL_LINK = 0.999
+# The thresholds of the lines (config.LinesConfig): a line whose link ratio is at least
+# ``all_link`` is all link (its kind is "link"); and those of the boxes below.
+_LINES = LinesConfig()
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 LIST_ITEMS = frozenset({"li", "dd", "dt"})
 CELLS = frozenset({"td", "th"})
@@ -41,7 +43,7 @@ NOISE_TAGS = frozenset({"nav", "aside", "footer", "menu"})
 # The page's furniture: its footer and its navigation, by tag or by ARIA role, and its
 # banner (the site's header; by role only: an article's <header> holds its headline).
 # A line inside one is marked (Line.furniture) unless the element wraps the page: it
-# holds PASSED_MAX_SHARE of the page or more, and the headline or a paragraph of prose
+# holds ``passed_max_share`` of the page or more, and the headline or a paragraph of prose
 # (_holds_story) with it (libxml2 leaves an unclosed <footer> or <nav> open over the
 # rest of the page; a shop's mega menu holds more than half of its product page).
 FURNITURE_TAGS = frozenset({"footer", "nav"})
@@ -138,16 +140,16 @@ _Marks = tuple[bool, bool, bool, bool, int, bool, "etree._Element | None"]
 _MAYBE_HIDDEN = etree.XPath("//@hidden/.. | //@aria-hidden/.. | //@style/.. | //@aria-modal/..")
 
 
-# A page whose hidden elements hold all but this share of its text is shown by its own
-# scripts: a wrapper hidden until they run, or the content that streamed server
-# rendering sends in hidden boxes for a script to move into place. Its hidden
-# elements stay. What a script reveals is a tree of elements: a hidden element of bare
-# text (a block of keywords stuffed out of sight) does not count towards the share.
-SHOWN_BY_SCRIPT_SHARE = 0.1
+def drop_hidden(root: etree._Element, shown_share: float = ImprovedConfig.shown_by_script_share) -> int:
+    """Remove elements a browser would not show; returns how many were removed.
 
-
-def drop_hidden(root: etree._Element) -> int:
-    """Remove elements a browser would not show; returns how many were removed."""
+    A page whose hidden elements hold all but ``shown_share`` of its text
+    (improved.shown_by_script_share) is shown by its own scripts: a wrapper hidden
+    until they run, or the content that streamed server rendering sends in hidden
+    boxes for a script to move into place. Its hidden elements stay. What a script
+    reveals is a tree of elements: a hidden element of bare text (a block of keywords
+    stuffed out of sight) does not count towards the share.
+    """
     hidden = [
         el
         for el in _MAYBE_HIDDEN(root)
@@ -168,7 +170,7 @@ def drop_hidden(root: etree._Element) -> int:
             if len(el) and not any(a in outermost for a in el.iterancestors())
         )
         page = _text_size(root)
-        if page - hidden_size < SHOWN_BY_SCRIPT_SHARE * page:
+        if page - hidden_size < shown_share * page:
             return 0
     for el in hidden:
         parent = el.getparent()
@@ -228,14 +230,12 @@ def _names_reviews(names: str) -> bool:
     )
 
 
-# An element holding at least this share of the walked container's characters is a
-# wrapper of the page, whatever its names say ("cookies-accepted" on an outer <div>,
-# the one <form> of an ASP.NET page): it is walked.
-PASSED_MAX_SHARE = 0.5
-# A paragraph of more than this many characters is prose: an element that holds one, or
-# the page's <h1>, holds the story (FURNITURE_TAGS).
-STORY_PARAGRAPH_CHARS = 200
-_holds_story = etree.XPath(f"boolean(.//h1 | .//p[string-length(normalize-space(.)) > {STORY_PARAGRAPH_CHARS}])")
+# An element holding at least ``passed_max_share`` of the walked container's characters
+# is a wrapper of the page, whatever its names say ("cookies-accepted" on an outer
+# <div>, the one <form> of an ASP.NET page): it is walked.
+# A paragraph of more than ``story_paragraph_chars`` characters is prose: an element
+# that holds one, or the page's <h1>, holds the story (FURNITURE_TAGS); call with chars=.
+_holds_story = etree.XPath("boolean(.//h1 | .//p[string-length(normalize-space(.)) > $chars])")
 _holds_headline = etree.XPath("boolean(.//h1)")
 
 
@@ -272,7 +272,7 @@ def _names_consent(names: str) -> bool:
 _takes_entry = etree.XPath("boolean(.//textarea or .//input[@type='email' or @type='search' or @type='password'])")
 
 
-def segment(container: etree._Element) -> list[Line]:
+def segment(container: etree._Element, settings: LinesConfig = _LINES) -> list[Line]:
     """The lines of ``container`` in document order (no recursion: an explicit walk).
 
     One pass of lxml's iterwalk; a line's pieces are joined when a block element or
@@ -280,7 +280,7 @@ def segment(container: etree._Element) -> list[Line]:
     characters other than white space add up, so the line's own length is measured
     once, on its joined text. A consent manager's box (_names_consent) and a form the
     reader types into (_takes_entry) are passed over, their tails kept, unless they hold
-    PASSED_MAX_SHARE of the container's characters. Lines inside a ``<footer>``, a
+    ``settings.passed_max_share`` of the container's characters. Lines inside a ``<footer>``, a
     ``<nav>`` or an element of role ``contentinfo``, ``navigation`` or ``banner`` are
     marked (Line.furniture), unless it holds that share and the story with it.
 
@@ -305,7 +305,8 @@ def segment(container: etree._Element) -> list[Line]:
             ratio = linked / length if linked < length else 1.0
             element, level = owner
             _, _, noise, content, groups, furniture, beside = marks
-            lines.append(Line(text, element, _kind(element, ratio), ratio, noise, content, groups, length, level, furniture, beside))
+            kind = _kind(element, ratio, settings.all_link)
+            lines.append(Line(text, element, kind, ratio, noise, content, groups, length, level, furniture, beside))
         linked = link_start = 0
 
     # One entry per open element: (is block, in a link, noise attr, content attr, groups,
@@ -319,10 +320,10 @@ def segment(container: etree._Element) -> list[Line]:
     size = 0.0  # the container's characters, counted when a box to pass over is first met
 
     def small(el: etree._Element) -> bool:
-        """Whether ``el`` holds under PASSED_MAX_SHARE of the container's characters."""
+        """Whether ``el`` holds under ``passed_max_share`` of the container's characters."""
         nonlocal size
         size = size or _text_size(container)
-        return bool(_text_size(el) < PASSED_MAX_SHARE * size)
+        return bool(_text_size(el) < settings.passed_max_share * size)
 
     walk = etree.iterwalk(container, events=("start", "end"))
     for event, el in walk:
@@ -352,7 +353,7 @@ def segment(container: etree._Element) -> list[Line]:
             furniture, beside = state[5], state[6]
             role = el.get("role")
             if not (furniture or skip) and (tag in FURNITURE_TAGS or role in FURNITURE_ROLES) and el is not container:
-                furniture = small(el) or not _holds_story(el)
+                furniture = small(el) or not _holds_story(el, chars=settings.story_paragraph_chars)
             if tag in BESIDE_TAGS or role in BESIDE_ROLES or (gallery and tag not in _STORY_TAGS and el is not container):
                 beside = el
             if noisy or contenty:
@@ -398,7 +399,9 @@ def segment(container: etree._Element) -> list[Line]:
     return lines
 
 
-def aside_furniture(lines: Sequence[Line], block: etree._Element, story: Callable[[], bool] = lambda: False) -> list[Line]:
+def aside_furniture(
+    lines: Sequence[Line], block: etree._Element, story: Callable[[], bool] = lambda: False, settings: LinesConfig = _LINES
+) -> list[Line]:
     """The lines, those inside an aside, a dialog or a gallery (Line.beside) marked as
     furniture (Line.furniture) unless it holds the located block or the story.
 
@@ -406,7 +409,7 @@ def aside_furniture(lines: Sequence[Line], block: etree._Element, story: Callabl
     stories, a sign-up, a caption's credit, a sidebar; a dialog, what is shown over it.
     Some pages put their story in one (a blog theme's post, a news site's column): such
     an element wraps the block that Step 1 located, or holds the page's ``<h1>`` or a
-    paragraph of more than STORY_PARAGRAPH_CHARS characters (a product's description,
+    paragraph of more than ``settings.story_paragraph_chars`` characters (a product's description,
     in the drawer of a shop's page), and is text. Marked once Step 1 has located the
     block, which segment does not know of. The nearest such element around a line
     decides: one around it holds whatever the nearest holds.
@@ -426,7 +429,7 @@ def aside_furniture(lines: Sequence[Line], block: etree._Element, story: Callabl
         if el is not None and not line.furniture:
             if el not in aside:
                 if el.tag in BESIDE_TAGS or el.get("role") in BESIDE_ROLES:
-                    aside[el] = el not in wrapping and not _holds_story(el)
+                    aside[el] = el not in wrapping and not _holds_story(el, chars=settings.story_paragraph_chars)
                 else:
                     aside[el] = el not in wrapping and not _holds_headline(el) and story()
             if aside[el]:
@@ -435,14 +438,10 @@ def aside_furniture(lines: Sequence[Line], block: etree._Element, story: Callabl
     return marked
 
 
-# The name of a box of other stories: a short line that says only that
-# (vocabulary.RELATED_BOX_NAMES), between marks and white space.
-RELATED_NAME_CHARS = 30
-
-
 def names_related_box(text: str) -> bool:
-    """Whether a line says only that a box of other stories follows ("Related:" is a
-    label of the line, not a name)."""
+    """Whether a line says only that a box of other stories follows: one of
+    vocabulary.RELATED_BOX_NAMES between marks and white space ("Related:" is a label
+    of the line, not a name)."""
     lowered = text.lower()
     start, end = 0, len(lowered)
     while start < end and not (lowered[start].isalnum() or lowered[start] == "_"):
@@ -456,9 +455,10 @@ def names_related_box(text: str) -> bool:
 RELATED_NAME, IN_RELATED = 1, 2
 
 
-def related_boxes(lines: Sequence[Line]) -> list[int]:
+def related_boxes(lines: Sequence[Line], name_chars: int = _LINES.related_name_chars) -> list[int]:
     """Which lines name a box of other stories (RELATED_NAME) and which lie in the box
-    (IN_RELATED), 0 for the others.
+    (IN_RELATED), 0 for the others. A name is a line of at most ``name_chars``
+    (lines.related_name_chars) that says only that (:func:`names_related_box`).
 
     The box is the largest element that the name's line opens: the owner's ancestors,
     climbed while the line before lies outside them. A name alone in that element (a
@@ -469,7 +469,7 @@ def related_boxes(lines: Sequence[Line]) -> list[int]:
     """
     marks = [0] * len(lines)
     names = [
-        i for i, line in enumerate(lines) if i and line.length <= RELATED_NAME_CHARS and names_related_box(line.text)
+        i for i, line in enumerate(lines) if i and line.length <= name_chars and names_related_box(line.text)
     ]
     for i in names:
         if marks[i]:
@@ -500,9 +500,9 @@ def _mark_inside(lines: Sequence[Line], j: int, box: etree._Element, marks: list
     return j
 
 
-def _kind(owner: etree._Element, ratio: float) -> str:
+def _kind(owner: etree._Element, ratio: float, all_link: float) -> str:
     tag = owner.tag
-    if ratio >= ALL_LINK:
+    if ratio >= all_link:
         return "link"
     if tag in HEADINGS:
         return "heading"

@@ -21,7 +21,7 @@ import numpy as np
 from lxml import etree
 
 from webclean.classifier import CONTENT, NOISE, TagClassifier, fit_trees
-from webclean.config import Config, ConfigError
+from webclean.config import Config, ConfigError, LexiconConfig
 from webclean.datasets import DataError, Page
 from webclean.extract import locate_units
 from webclean.features import SVM_WIDTHS, feature_matrix
@@ -64,26 +64,26 @@ def label_page(page: Page, config: Config) -> LabelledPage:
     """Locate the block of a training page and label its units."""
     site, lang = site_of(page), page.lang or ""
     try:
-        root = parse_html(page.html, max_depth=config.limits.max_depth)
+        root = parse_html(page.html, max_depth=config.limits.max_depth, settings=config.parse)
     except (ParseError, etree.LxmlError):
         return LabelledPage(page.id, False, (), page.source, site, lang)
     block, units = locate_units(root, config)
     if block is None:
         return LabelledPage(page.id, False, (), page.source, site, lang)
-    matcher = GoldMatcher(page, config.weak)
+    matcher = GoldMatcher(page, config.weak, config.gold)
     labelled = tuple(LabelledUnit(u, matcher.label(u.text)) for u in units if u.is_sample)
     return LabelledPage(page.id, True, labelled, page.source, site, lang)
 
 
-def count_lines(pages: Iterable[LabelledPage]) -> LineCounts:
-    """The line lexicon's counts (lexicon.LineCounts) over labelled pages, a site at a time."""
+def count_lines(pages: Iterable[LabelledPage], key_tokens: int = LexiconConfig.line_key_tokens) -> LineCounts:
+    """The line lexicon's counts (lexicon.LineCounts, keys of ``key_tokens``) over labelled pages, a site at a time."""
     by_site: dict[str, tuple[list[str], list[str]]] = {}
     for page in pages:
         noise, content = by_site.setdefault(page.site or page.page_id, ([], []))
         for item in page.units:
             if item.label != MIXED:
                 (noise if item.label == NOISE else content).append(item.unit.text)
-    counts = LineCounts()
+    counts = LineCounts(key_tokens=key_tokens)
     for site in sorted(by_site):
         counts.add_site(*by_site[site])
     return counts
@@ -153,7 +153,8 @@ def train_labelled(
         sets.extend([result.source] * len(result.units))
         langs.extend([result.lang] * len(result.units))
         drawn_by.append(sample_keys(result, config))
-    lexicon = build_lexicon(count_terms(labelled), config.lexicon, count_lines(read) if classifier_spec(config.method).lines else None)
+    lines = count_lines(read, config.lexicon.line_key_tokens) if classifier_spec(config.method).lines else None
+    lexicon = build_lexicon(count_terms(labelled), config.lexicon, lines)
     keys = np.concatenate(drawn_by) if drawn_by else np.zeros(0)
     model, report = fit_on_units(
         labelled, lexicon, config, report, np.asarray(pages_of), np.asarray(sets), keys, langs=np.asarray(langs)

@@ -32,7 +32,7 @@ class Unit(NamedTuple):
     depth: int = 0  # block-level elements between the block and the line's owner
     depth_offset: int = 0  # |depth - the depth that holds most of the block's prose|
     span: int = 0  # -1 before the block's first long paragraph, 1 after its last one, 0 between
-    window_length: float = 0.0  # mean log(1 + length) of the lines up to WINDOW away
+    window_length: float = 0.0  # mean log(1 + length) of the lines up to lines.window away
     # -1 for a line of the margin before the located block, 1 of the margin after
     # it, 0 in it (registry.ClassifierSpec.margins).
     region: int = 0
@@ -63,7 +63,7 @@ class Unit(NamedTuple):
     # classifier says, and the page's text shows it so.
     code: str = ""
     # After the box that holds most of the located block's prose, outside it
-    # (line_features.CORE_SHARE; False in the margins and in a thread's block). A
+    # (lines.core_share; False in the margins and in a thread's block). A
     # feature of the trees.
     past_core: bool = False
     # How many short all-link lines in a row the line is one of (a menu, a list of

@@ -139,7 +139,7 @@ def test_the_distributed_word_count_equals_the_driver_count(spark, pages):
     assert build_lexicon(pruned, config.lexicon) == build_lexicon(expected, config.lexicon)
     # The line lexicon's counts: the keys seen in noise, each with its sites, as on one machine.
     lines = count_lines(label_page(page, config) for page in read_pages([pages["a"], pages["b"]]))
-    distributed = line_counts(labelled)
+    distributed = line_counts(labelled, config.lexicon.line_key_tokens)
     assert distributed.noise == lines.noise and distributed.noise_sites == lines.noise_sites
     assert all(distributed.content[key] == lines.content[key] for key in lines.noise)
     one_site = config.with_overrides(["lexicon.line_sites=1"]).lexicon

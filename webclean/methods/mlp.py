@@ -296,14 +296,14 @@ def labelled_rows(pages: Iterable[Any], config: Config) -> tuple[np.ndarray, np.
     for page in pages:
         count += 1
         try:
-            root = parse_html(page.html, max_depth=config.limits.max_depth)
+            root = parse_html(page.html, max_depth=config.limits.max_depth, settings=config.parse)
         except (ParseError, etree.LxmlError):
             continue
         title = page_title(root)
         lines = page_lines(root)
         if not lines:
             continue
-        matcher = GoldMatcher(page, config.weak)
+        matcher = GoldMatcher(page, config.weak, config.gold)
         page_labels = np.asarray([matcher.label(line.text) for line in lines], dtype=np.int64)
         keep = page_labels != MIXED
         if keep.any():

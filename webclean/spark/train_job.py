@@ -104,14 +104,14 @@ def _add_pairs(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
     return a[0] + b[0], a[1] + b[1]
 
 
-def _line_terms(page: LabelledPage) -> Iterator[tuple[tuple[str, str], tuple[int, int]]]:
-    """((line key, site), (n, h)) for each key of each content or noise unit."""
+def _line_terms(page: LabelledPage, key_tokens: int) -> Iterator[tuple[tuple[str, str], tuple[int, int]]]:
+    """((line key, site), (n, h)) for each key (of ``key_tokens``) of each content or noise unit."""
     site = page.site or page.page_id
     for item in page.units:
         if item.label == MIXED:
             continue
         pair = (1, 0) if item.label == NOISE else (0, 1)
-        for key in line_keys(item.unit.text):
+        for key in line_keys(item.unit.text, key_tokens):
             yield (key, site), pair
 
 
@@ -124,12 +124,13 @@ def _add_triples(a: tuple[int, int, int], b: tuple[int, int, int]) -> tuple[int,
     return a[0] + b[0], a[1] + b[1], a[2] + b[2]
 
 
-def line_counts(labelled: RDD) -> LineCounts:
+def line_counts(labelled: RDD, key_tokens: int) -> LineCounts:
     """The line lexicon's counts by two word counts, over (key, site) then key; the
     keys never seen in noise, which cannot enter it, stay in the executors. The line
     lexicon built from them is training.count_lines's."""
-    per_key = labelled.values().flatMap(_line_terms).reduceByKey(_add_pairs).map(_key_sites).reduceByKey(_add_triples)
-    counts = LineCounts()
+    terms = partial(_line_terms, key_tokens=key_tokens)
+    per_key = labelled.values().flatMap(terms).reduceByKey(_add_pairs).map(_key_sites).reduceByKey(_add_triples)
+    counts = LineCounts(key_tokens=key_tokens)
     for key, (n, h, sites) in per_key.filter(lambda item: item[1][0] > 0).collect():
         counts.noise[key], counts.noise_sites[key] = n, sites
         if h:
@@ -139,7 +140,7 @@ def line_counts(labelled: RDD) -> LineCounts:
 
 def page_lexicon(labelled: RDD, config: Config) -> NoiseLexicon:
     """The noise lexicon of the labelled pages, the line lexicon with it (method svm)."""
-    lines = line_counts(labelled) if classifier_spec(config.method).lines else None
+    lines = line_counts(labelled, config.lexicon.line_key_tokens) if classifier_spec(config.method).lines else None
     return build_lexicon(term_counts(labelled, stopwords=config.lexicon.stopwords), config.lexicon, lines)
 
 
