@@ -1,0 +1,3 @@
+# The compiled core's interface (webclean/_core.pyx), for mypy; webclean/core.py loads it.
+
+def _is_space(cp: str | int) -> bool: ...

@@ -1,0 +1,50 @@
+"""Which core does the per-element work: the compiled extension, or the Python reference.
+
+``webclean/_core.pyx``, built with the package where a C compiler is at hand (setup.py),
+walks libxml2's nodes through lxml's public C API. Each of its functions gives exactly
+what a function of the Python modules gives, and is called from that function when
+:data:`compiled` is loaded; tests/test_core.py runs both on the same inputs.
+
+The Python functions stay: they are the reference, and they run where the extension
+is not built (the library says so once, a logging warning) or where
+``WEBCLEAN_PURE=1`` is set when webclean is imported.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import os
+from types import ModuleType
+
+__all__ = ["PURE_VARIABLE", "compiled", "name"]
+
+# Set (to anything but "" or "0") when webclean is imported: the Python path runs.
+PURE_VARIABLE = "WEBCLEAN_PURE"
+
+log = logging.getLogger(__name__)
+
+
+def _load() -> ModuleType | None:
+    if os.environ.get(PURE_VARIABLE, "") not in ("", "0"):
+        return None
+    try:
+        # By name: webclean's __init__ is still running, and a from-import of a missing
+        # submodule would blame a circular import.
+        return importlib.import_module("webclean._core")
+    except ImportError as exc:
+        log.warning(
+            "webclean's compiled core is not available (%s): it runs its Python path, which gives the same "
+            "results more slowly. Installing webclean with a C compiler at hand builds it (README, The compiled core).",
+            exc,
+        )
+        return None
+
+
+# The extension, or None where the Python path runs.
+compiled: ModuleType | None = _load()
+
+
+def name() -> str:
+    """``compiled`` or ``python``: which core runs (``webclean --version`` prints it)."""
+    return "python" if compiled is None else "compiled"
