@@ -3,7 +3,10 @@
 ``webclean/_core.pyx``, built with the package where a C compiler is at hand (setup.py),
 walks libxml2's nodes through lxml's public C API. Each of its functions gives exactly
 what a function of the Python modules gives, and is called from that function when
-:data:`compiled` is loaded; tests/test_core.py runs both on the same inputs.
+:data:`compiled` is loaded; tests/test_core.py runs both on the same inputs. What it
+compiles:
+
+- ``_core.segment``: segment.segment's walk, the page's lines.
 
 The Python functions stay: they are the reference, and they run where the extension
 is not built (the library says so once, a logging warning) or where
@@ -15,9 +18,11 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+from collections.abc import Callable, Container, Mapping
 from types import ModuleType
+from typing import Any, NamedTuple
 
-__all__ = ["PURE_VARIABLE", "compiled", "name"]
+__all__ = ["PURE_VARIABLE", "SegmentRules", "compiled", "name"]
 
 # Set (to anything but "" or "0") when webclean is imported: the Python path runs.
 PURE_VARIABLE = "WEBCLEAN_PURE"
@@ -48,3 +53,22 @@ compiled: ModuleType | None = _load()
 def name() -> str:
     """``compiled`` or ``python``: which core runs (``webclean --version`` prints it)."""
     return "python" if compiled is None else "compiled"
+
+
+class SegmentRules(NamedTuple):
+    """What the compiled segment reads of segment.py's rules, in this order: its tag
+    sets and the functions it asks about an element, handed over, not copied."""
+
+    block_level: Container[str]
+    line_breaks: Container[str]
+    noise_tags: Container[str]
+    tag_groups: Mapping[str, int]
+    furniture_tags: Container[str]
+    furniture_roles: Container[str]
+    beside_tags: Container[str]
+    beside_roles: Container[str]
+    story_tags: Container[str]
+    attr_marks: Callable[[str], tuple[bool, bool, int, bool, bool]]
+    takes_entry: Callable[[Any], object]
+    text_size: Callable[[Any], object]
+    line: Callable[..., Any]

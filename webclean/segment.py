@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from lxml import etree
 
+from webclean import core
 from webclean.text import BLOCK_LEVEL, LINE_BREAKS, normalise_space, text_length
 from webclean.vocabulary import (
     ANCESTOR_GROUPS,
@@ -289,6 +290,10 @@ def segment(container: etree._Element) -> list[Line]:
     sentence that opens with a link (``<a>Redis sets</a> are unordered collections …``)
     is prose.
     """
+    if core.compiled is not None:  # the same walk over libxml2's nodes (webclean/_core.pyx)
+        compiled = core.compiled.segment(container, _RULES, PASSED_MAX_SHARE, _holds_story, _kind)
+        if compiled is not None:
+            return compiled
     lines: list[Line] = []
     pieces: list[str] = []
     linked = 0
@@ -513,3 +518,10 @@ def _kind(owner: etree._Element, ratio: float) -> str:
     if tag == "p":
         return "p"
     return "text"
+
+
+# What the compiled segment (core.compiled.segment) reads of the rules above.
+_RULES = core.SegmentRules(
+    BLOCK_LEVEL, LINE_BREAKS, NOISE_TAGS, _TAG_GROUPS, FURNITURE_TAGS, FURNITURE_ROLES, BESIDE_TAGS, BESIDE_ROLES,
+    _STORY_TAGS, _attr_marks, _takes_entry, _text_size, Line,
+)
