@@ -225,6 +225,45 @@ def test_segment_gives_the_python_lines_of_any_tree(tree):
     assert compiled == python
 
 
+# --- segment._attr_marks ------------------------------------------------------------------
+
+_NAMES = [
+    "", " ", "nav", "main-nav", "post entry", "comment-content", "comments2", "comments²", "comments٣", "x_comments-y",
+    "COMMENTS", "\u212aomments", "İcomments", "cookie-banner", "category-cookies", "onetrust-consent-sdk", "cookies",
+    "customer-reviews", "category-reviews", "review-body", "photo-gallery", "js-lightbox-gallery", "format-gallery",
+    "slideshow-wrapper", "a\u3000nav\u00a0b", "nav\u2028share", "navé", "énav", "share-bar2",
+]
+
+
+def _compiled_attr_marks():
+    assert _core is not None
+    return _core.AttrMarks(
+        segment_module._WORD_BITS, segment_module._GROUPS_MASK, segment_module._NOISE_BIT, segment_module._CONTENT_BIT,
+        segment_module.REVIEWS_BIT, segment_module._names_reviews, segment_module._CONSENT_CUES, segment_module._names_consent,
+        segment_module._names_gallery,
+    )
+
+
+@needs_core
+def test_attr_marks_gives_the_python_marks():
+    marks, python = _compiled_attr_marks(), segment_module._attr_marks.__wrapped__
+    values = set(_NAMES)
+    for path in GOLDEN:
+        for element in html.document_fromstring(path.read_bytes()).iter():
+            values.add(f"{element.get('class') or ''} {element.get('id') or ''}")
+    assert any(python(value)[3] for value in values) and any(python(value)[4] for value in values)
+    for value in sorted(values):
+        assert marks(value) == python(value), value
+
+
+@needs_core
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["nav", "comment", "cookie", "consent", "gallery", "reviews", "category", "js", "share", "x"]) | st.text(
+    alphabet="az_-0 \u00a0\u3000²٣KİéA", max_size=4), max_size=6).map("".join))
+def test_attr_marks_gives_the_python_marks_of_any_value(value):
+    assert _compiled_attr_marks()(value) == segment_module._attr_marks.__wrapped__(value)
+
+
 # --- whole extractions ----------------------------------------------------------------
 
 

@@ -14,3 +14,18 @@ def segment(
     kind: Callable[[etree._Element, float], str],
 ) -> list[Any] | None: ...
 def _is_space(cp: str | int) -> bool: ...
+
+class AttrMarks:
+    def __init__(
+        self,
+        word_bits: dict[str, int],
+        groups_mask: int,
+        noise_bit: int,
+        content_bit: int,
+        reviews_bit: int,
+        names_reviews: Callable[[str], bool],
+        consent_cues: tuple[str, ...],
+        names_consent: Callable[[str], bool],
+        names_gallery: Callable[[str], bool],
+    ) -> None: ...
+    def __call__(self, attrs: str) -> tuple[bool, bool, int, bool, bool]: ...

@@ -9,7 +9,7 @@ It walks libxml2's nodes through lxml's public C API: no Python object per eleme
 only for the elements a result holds or a rule of the Python module is asked about.
 """
 
-from cpython.unicode cimport Py_UNICODE_ISSPACE, PyUnicode_DecodeUTF8
+from cpython.unicode cimport Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE, PyUnicode_DecodeUTF8
 from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy, strlen
 from lxml.includes cimport tree
@@ -132,6 +132,67 @@ cdef Py_ssize_t _add_run(LineText* line, xmlNode* node) except -1:
         node = node.next
     return chars
 
+
+
+# --- segment._attr_marks -------------------------------------------------------------------
+
+
+cdef inline bint _word_edge(Py_UCS4 ch) noexcept:
+    # What may stand before a word of segment._ATTR_WORD_RE: white space (\s), "_" or "-".
+    return Py_UNICODE_ISSPACE(ch) or ch == u"_" or ch == u"-"
+
+
+cdef class AttrMarks:
+    """segment._attr_marks, uncached (the caller wraps it in the same cache).
+
+    The class and id words are found as segment._ATTR_WORD_RE finds them: a maximal run
+    of a-z after the start, white space, "_" or "-", and before the end, one of those or
+    a decimal digit (the regular expression's \\s and \\d, Python's isspace and
+    isdecimal). The rare tests stay Python's: ``names_reviews`` where "reviews" occurs,
+    ``names_consent`` where one of ``consent_cues`` does (it returns False without one),
+    and ``names_gallery``.
+    """
+
+    cdef dict word_bits
+    cdef long long groups_mask, noise_bit, content_bit, reviews_bit
+    cdef tuple consent_cues
+    cdef object names_reviews, names_consent, names_gallery
+
+    def __init__(self, dict word_bits, long long groups_mask, long long noise_bit, long long content_bit, long long reviews_bit,
+                 names_reviews, tuple consent_cues, names_consent, names_gallery):
+        self.word_bits = word_bits
+        self.groups_mask, self.noise_bit, self.content_bit, self.reviews_bit = groups_mask, noise_bit, content_bit, reviews_bit
+        self.names_reviews = names_reviews
+        self.consent_cues = consent_cues
+        self.names_consent = names_consent
+        self.names_gallery = names_gallery
+
+    def __call__(self, str attrs not None):
+        cdef str lowered = attrs.lower()
+        cdef Py_ssize_t n = len(lowered), i = 0, start
+        cdef long long bits = 0, groups
+        cdef Py_UCS4 ch
+        cdef bint consent = False
+        while i < n:
+            ch = lowered[i]
+            if ch < u"a" or ch > u"z":
+                i += 1
+                continue
+            start = i
+            while i < n and u"a" <= lowered[i] <= u"z":
+                i += 1
+            if (start == 0 or _word_edge(lowered[start - 1])) and (i == n or _word_edge(lowered[i]) or Py_UNICODE_ISDECIMAL(lowered[i])):
+                found = self.word_bits.get(lowered[start:i])
+                if found is not None:
+                    bits |= <long long> found
+        groups = bits & self.groups_mask
+        if "reviews" in lowered and self.names_reviews(lowered):
+            groups |= self.reviews_bit
+        for cue in self.consent_cues:
+            if cue in lowered:
+                consent = self.names_consent(lowered)
+                break
+        return bool(bits & self.noise_bit), bool(bits & self.content_bit), groups, consent, self.names_gallery(lowered)
 
 
 # --- segment.segment ----------------------------------------------------------------------

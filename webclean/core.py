@@ -6,7 +6,8 @@ what a function of the Python modules gives, and is called from that function wh
 :data:`compiled` is loaded; tests/test_core.py runs both on the same inputs. What it
 compiles:
 
-- ``_core.segment``: segment.segment's walk, the page's lines.
+- ``_core.segment``: segment.segment's walk, the page's lines;
+- ``_core.AttrMarks``: segment._attr_marks, what an element's class and id words name.
 
 The Python functions stay: they are the reference, and they run where the extension
 is not built (the library says so once, a logging warning) or where

@@ -520,8 +520,18 @@ def _kind(owner: etree._Element, ratio: float) -> str:
     return "text"
 
 
+def _compiled_attr_marks() -> Callable[[str], tuple[bool, bool, int, bool, bool]]:
+    """_attr_marks compiled (core.compiled.AttrMarks) where the core is, in the same cache."""
+    if core.compiled is None:
+        return _attr_marks
+    marks = core.compiled.AttrMarks(
+        _WORD_BITS, _GROUPS_MASK, _NOISE_BIT, _CONTENT_BIT, REVIEWS_BIT, _names_reviews, _CONSENT_CUES, _names_consent, _names_gallery
+    )
+    return functools.lru_cache(maxsize=_attr_marks.cache_parameters()["maxsize"])(marks)
+
+
 # What the compiled segment (core.compiled.segment) reads of the rules above.
 _RULES = core.SegmentRules(
     BLOCK_LEVEL, LINE_BREAKS, NOISE_TAGS, _TAG_GROUPS, FURNITURE_TAGS, FURNITURE_ROLES, BESIDE_TAGS, BESIDE_ROLES,
-    _STORY_TAGS, _attr_marks, _takes_entry, _text_size, Line,
+    _STORY_TAGS, _compiled_attr_marks(), _takes_entry, _text_size, Line,
 )
