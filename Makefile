@@ -12,10 +12,12 @@ LINT_STAMP := $(VENV)/.lint-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
+# pip builds the compiled core (webclean/_core.pyx, setup.py) into webclean/; again when it changes.
+$(STAMP): pyproject.toml setup.py webclean/_core.pyx
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[spark,test]'
+	@$(BIN)/webclean --version | tail -n 1
 	@rm -f $(VENV)/.installed-* && touch $@
 
 check-java:
@@ -61,7 +63,7 @@ test-fast: install
 	$(BIN)/python -m pytest -m 'not spark and not quality'
 
 clean:
-	rm -rf $(VENV) out .pytest_cache
+	rm -rf $(VENV) out .pytest_cache webclean/_core.c webclean/_core.*.so build/temp.* build/lib.*
 
 # Rebuild the packaged models from the team's dev data (../shared/data); see webclean/models/README.md.
 # Method svm also learns from weak labels: the peers' texts of the snippet pages, which

@@ -2,11 +2,17 @@
 
     python benchmarks/speed.py --data ../shared/data/cwced_modern.jsonl.gz \\
         ../shared/data/readability.jsonl.gz:60 [--limit 100] [--reps 5] \\
-        [--extractors webclean-bytes,webclean-str,trafilatura,resiliparse,readability,lxml] \\
+        [--extractors webclean-bytes,webclean-str,webclean-python,trafilatura,resiliparse,readability,lxml] \\
         [--markdown benchmarks/results/speed.md] [--profile 15]
 
 A data file may end in ``:N`` to take its first N pages instead of ``--limit``.
 Pages are always the first ones of each file, so two runs time the same pages.
+
+webclean-bytes and webclean-str run the core webclean loaded (webclean/core.py: the
+compiled one where it is built, the Python path with ``WEBCLEAN_PURE=1``), and so do
+the stage breakdown, the memory and the profile; webclean-python runs webclean-bytes
+on the Python path in the same passes, for the ratio of the two cores. The report
+names the core.
 
 What is measured, in this order:
 
@@ -105,6 +111,22 @@ def _webclean_str() -> Run:
     return lambda page: extract(page.html)
 
 
+def _webclean_python() -> Run:
+    """webclean-bytes on its Python path, whichever core the others run: the two cores
+    interleaved in one run (core.compiled is read at each call)."""
+    from webclean import core
+    from webclean.extract import extract
+
+    def run(page: BenchPage) -> object:
+        compiled, core.compiled = core.compiled, None
+        try:
+            return extract(page.data)
+        finally:
+            core.compiled = compiled
+
+    return run
+
+
 def _trafilatura() -> Run:
     import trafilatura
 
@@ -133,6 +155,7 @@ def _lxml() -> Run:
 BUILDERS: dict[str, Callable[[], Run]] = {
     "webclean-bytes": _webclean_bytes,
     "webclean-str": _webclean_str,
+    "webclean-python": _webclean_python,
     "trafilatura": _trafilatura,
     "resiliparse": _resiliparse,
     "readability": _readability,
@@ -195,6 +218,7 @@ def machine() -> dict[str, str]:
         "OS": f"{platform.system()} {platform.release()}",
         "Python": f"{platform.python_implementation()} {platform.python_version()}",
         "webclean": _webclean_version(),
+        "webclean core": _webclean_core(),
         "lxml": f"{lxml.__version__} (libxml2 {'.'.join(map(str, etree.LIBXML_VERSION))})",
         "numpy": numpy.__version__,
         "BLAS": _blas_threads(),
@@ -214,6 +238,16 @@ def _webclean_version() -> str:
     except (OSError, subprocess.SubprocessError):
         described = "not a git checkout"
     return f"{webclean.__version__} ({described})"
+
+
+def _webclean_core() -> str:
+    """Which core webclean-bytes and webclean-str run (webclean-python: the Python path)."""
+    from webclean import core
+
+    if core.compiled is not None:
+        return "compiled (webclean/_core.pyx)"
+    chosen = os.environ.get(core.PURE_VARIABLE, "") not in ("", "0")
+    return f"python ({core.PURE_VARIABLE}={os.environ[core.PURE_VARIABLE]})" if chosen else "python (the extension is not built)"
 
 
 def _blas_threads() -> str:
@@ -497,6 +531,9 @@ def ratios(passes: Sequence[Pass], names: Sequence[str]) -> str:
         if "lxml" in names:
             values = [p.cpu[webclean] / p.cpu["lxml"] for p in passes]
             lines.append(f"| {webclean} CPU time ÷ bare lxml parse | {' | '.join(_median_range(values, '{:.2f}'))} |")
+        if "webclean-python" in names:
+            values = [p.cpu["webclean-python"] / p.cpu[webclean] for p in passes]
+            lines.append(f"| {webclean} pages/s ÷ webclean-python pages/s | {' | '.join(_median_range(values, '{:.2f}'))} |")
     return "\n".join(lines)
 
 
@@ -666,11 +703,13 @@ def report(
         "# webclean speed",
         f"{len(pages)} pages ({described}; {size / 1e6:.1f} MB of UTF-8, median "
         f"{statistics.median(len(p.data) for p in pages) / 1024:.0f} KiB), {len(passes)} timed passes after one warm-up, "
-        "extractors interleaved page by page in rotating order. Time is process CPU time.",
+        "extractors interleaved page by page in rotating order. Time is process CPU time. "
+        f"webclean's core: {info['webclean core']}.",
         *([] if "threads 1" in info.get("BLAS", "") else [_BLAS_WARNING]),
         "## Pages per CPU-second\n\n" + speed_table(passes, pages, names, warm_errors),
         "`raised`: calls that raised an exception in the warm-up pass (their time still counts). "
-        "readability is `Document(html).summary()` (HTML out, no text conversion); lxml is `lxml.html.fromstring(html)` on the str.",
+        "readability is `Document(html).summary()` (HTML out, no text conversion); lxml is `lxml.html.fromstring(html)` on the str; "
+        "webclean-python is webclean-bytes on the Python path.",
         "## Ratios\n\n" + ratios(passes, names),
         "## Pages per CPU-second by set (median pass)\n\n" + source_table(passes, pages, names),
     ]

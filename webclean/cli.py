@@ -21,6 +21,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from webclean import __version__, core
 from webclean.address import page_address
 from webclean.config import Config, ConfigError, load_config
 from webclean.datasets import DataError
@@ -56,7 +57,12 @@ def _one_blas_thread() -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="webclean", description="Main-text extraction from web pages.")
+    parser = argparse.ArgumentParser(
+        prog="webclean", description="Main-text extraction from web pages.", formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"webclean {__version__}\ncore: {core.name()}", help="print the version and which core runs"
+    )
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
 
     extract = commands.add_parser("extract", help="print the main text of pages")

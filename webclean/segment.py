@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from lxml import etree
 
+from webclean import core
 from webclean.config import ImprovedConfig, LinesConfig
 from webclean.text import BLOCK_LEVEL, LINE_BREAKS, normalise_space, text_length
 from webclean.vocabulary import (
@@ -289,6 +290,10 @@ def segment(container: etree._Element, settings: LinesConfig = _LINES) -> list[L
     sentence that opens with a link (``<a>Redis sets</a> are unordered collections …``)
     is prose.
     """
+    if core.compiled is not None:  # the same walk over libxml2's nodes (webclean/_core.pyx)
+        compiled = core.compiled.segment(container, _RULES, settings)
+        if compiled is not None:
+            return compiled
     lines: list[Line] = []
     pieces: list[str] = []
     linked = 0
@@ -513,3 +518,20 @@ def _kind(owner: etree._Element, ratio: float, all_link: float) -> str:
     if tag == "p":
         return "p"
     return "text"
+
+
+def _compiled_attr_marks() -> Callable[[str], tuple[bool, bool, int, bool, bool]]:
+    """_attr_marks compiled (core.compiled.AttrMarks) where the core is, in the same cache."""
+    if core.compiled is None:
+        return _attr_marks
+    marks = core.compiled.AttrMarks(
+        _WORD_BITS, _GROUPS_MASK, _NOISE_BIT, _CONTENT_BIT, REVIEWS_BIT, _names_reviews, _CONSENT_CUES, _names_consent, _names_gallery
+    )
+    return functools.lru_cache(maxsize=_attr_marks.cache_parameters()["maxsize"])(marks)
+
+
+# What the compiled segment (core.compiled.segment) reads of the rules above.
+_RULES = core.SegmentRules(
+    BLOCK_LEVEL, LINE_BREAKS, NOISE_TAGS, _TAG_GROUPS, FURNITURE_TAGS, FURNITURE_ROLES, BESIDE_TAGS, BESIDE_ROLES,
+    _STORY_TAGS, _compiled_attr_marks(), _takes_entry, _text_size, Line, _holds_story, _kind,
+)

@@ -1,0 +1,372 @@
+"""The compiled core (webclean/_core.pyx) gives exactly what the Python path gives.
+
+Each test runs the same input through both: the compiled function where webclean.core
+loaded it, the Python function with ``core.compiled`` set to None (as WEBCLEAN_PURE=1
+or a machine without the extension leaves it). Where the extension is not built they
+skip, saying so.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from lxml import etree, html
+
+import webclean
+from webclean import core
+from webclean import segment as segment_module
+from webclean.cli import main
+from webclean.config import Config, LinesConfig
+from webclean.extract import extract
+from webclean.parse import parse_html
+from webclean.segment import drop_hidden, segment
+
+REPO = Path(__file__).resolve().parents[1]
+GOLDEN = sorted((REPO / "tests" / "golden").glob("*/source.html"))
+FUZZ = sorted((REPO / "tests" / "fuzz-corpus").iterdir())
+
+try:
+    from webclean import _core
+except ImportError as exc:
+    _core = None
+    _NOT_BUILT = f"the compiled core is not built here ({exc}); installing webclean with a C compiler builds it"
+else:
+    _NOT_BUILT = ""
+
+needs_core = pytest.mark.skipif(_core is None, reason=_NOT_BUILT)
+
+
+def both(function: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, Any]:
+    """``function``'s result with the compiled core, and with the Python path."""
+    saved = core.compiled
+    try:
+        core.compiled = _core
+        compiled = function(*args, **kwargs)
+        core.compiled = None
+        python = function(*args, **kwargs)
+    finally:
+        core.compiled = saved
+    return compiled, python
+
+
+def compiled_lines(container: etree._Element, lines: LinesConfig | None = None) -> list | None:
+    """What the compiled walk itself returns under ``lines`` (the defaults where None;
+    None: it left the tree to Python)."""
+    assert _core is not None
+    return _core.segment(container, segment_module._RULES, lines or LinesConfig())
+
+
+def _page_body(data: bytes) -> etree._Element:
+    root = parse_html(data)
+    drop_hidden(root)
+    body = root.find("body")
+    return body if body is not None else root
+
+
+# --- segment ---------------------------------------------------------------------------
+
+PAGES = {
+    "links and their tails": "<p><a href='/a'>Title</a> (2005-01-01)</p><p><a href='/r'>Redis sets</a> are unordered "
+    "collections of unique strings, and more.</p><div><a href='#'>A<br>B <b>bold</b></a> tail<a>x</a></div>",
+    "a block inside a link": "<a href='/x'><div>Inside a block</div> after <p>para</p></a> and on",
+    "forms": "<form><textarea></textarea><p>Leave a comment</p></form><p>Story text that is long enough to matter.</p>"
+    "<form><input type='search'><p>search</p></form><form><p>a shop's form</p></form>",
+    "consent and names": "<div class='cookie-banner'>We use cookies</div><div id='comments' class='x'><p>A comment</p></div>"
+    "<div class='article-content'><p>Body</p><div class='comment-content'>both</div></div><div class=''>empty class</div>"
+    "<div class='customer-reviews'><p>5 stars</p></div><div class='category-reviews'><p>a post</p></div>",
+    "furniture": "<nav><a>Home</a> <a>News</a></nav><div role='navigation'>Menu</div><div role='banner'>Site</div>"
+    "<h1>Headline</h1><p>Story.</p><footer><p>© 2024</p></footer><div role='contentinfo'>Contact</div>",
+    "furniture that wraps the story": "<footer><h1>The headline</h1><p>" + "Prose. " * 60 + "</p></footer>",
+    "beside": "<aside><p>Related</p></aside><div role='dialog'>Sign up</div><div class='photo-gallery'><p>Pic</p></div>"
+    "<article class='gallery'><p>Story</p></article><div role='complementary'><div class='slideshow-wrapper'>Slides</div></div>",
+    "white space": "<p> a\u00a0b\tc\nd\u3000中文\u3000 e\u2028f\x85g\u200bh\u202fi </p><div>   </div><p>\u3000</p>x",
+    "cjk": "<div>第一行<br>第二行有<b>粗体</b>和<a href='#'>链接</a><p>段落</p>尾巴</div><ul><li>列表</li></ul><h2>小标题</h2>",
+    "tables and lists": "<table><tr><td>h</td><td>i<br>j</td></tr></table><dl><dt>t</dt><dd>d</dd></dl><ol><li>one<li>two</ol>",
+    "empty": "",
+}
+
+
+@needs_core
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_segment_gives_the_python_lines(name):
+    body = _page_body(f"<html><body>{PAGES[name]}</body></html>".encode())
+    compiled, python = both(segment, body)
+    assert compiled_lines(body) is not None
+    assert compiled == python
+
+
+@needs_core
+@pytest.mark.parametrize("path", GOLDEN, ids=[path.parent.name for path in GOLDEN])
+def test_segment_gives_the_python_lines_of_the_golden_pages(path):
+    body = _page_body(path.read_bytes())
+    compiled, python = both(segment, body)
+    assert compiled_lines(body) is not None
+    assert len(python) > 10
+    assert compiled == python
+
+
+@needs_core
+def test_segment_gives_the_python_lines_of_the_fuzz_corpus():
+    for path in FUZZ:
+        body = _page_body(path.read_bytes())
+        compiled, python = both(segment, body)
+        assert compiled == python, path.name
+
+
+@needs_core
+def test_segment_of_an_inner_element_counts_its_ancestors():
+    root = html.document_fromstring(
+        "<html><body><div class='comments'><span class='article'>A <i>span</i><div>block</div>"
+        "<form><textarea></textarea>typed</form></span></div></body></html>"
+    )
+    for container in root.iter("span", "form", "i"):
+        compiled, python = both(segment, container)
+        assert compiled_lines(container) is not None
+        assert compiled == python
+        assert python[0].level == sum(1 for _ in container.iterancestors())
+
+
+@needs_core
+def test_comments_and_their_tails_are_passed_over_as_iterwalk_does():
+    body = _page_body(b"<html><body><p>before<b>bold</b>after</p><div>one</div></body></html>")
+    comment = etree.Comment("a comment")
+    comment.tail = " its tail"
+    body.find("p").insert(0, comment)
+    pi = etree.ProcessingInstruction("php", "echo 1")
+    pi.tail = "pi tail"
+    body.find("div").append(pi)
+    compiled, python = both(segment, body)
+    assert compiled_lines(body) is not None
+    assert compiled == python
+    assert "its tail" not in " ".join(line.text for line in python)
+
+
+@needs_core
+def test_names_in_a_namespace_and_many_tags():
+    body = _page_body(b"<html><body><p>x</p></body></html>")
+    svg = etree.SubElement(body, "{http://www.w3.org/2000/svg}div", {"class": "comments"})
+    svg.text = "namespaced"
+    for k in range(300):  # more distinct names than the walk keeps at hand
+        etree.SubElement(body, f"x-tag{k}").text = f"custom {k}"
+        etree.SubElement(body, "div" if k % 2 else "span").text = "between"
+    compiled, python = both(segment, body)
+    assert compiled_lines(body) is not None
+    assert compiled == python
+
+
+@needs_core
+def test_a_deep_tree():
+    body = _page_body(b"<html><body></body></html>")
+    node = body
+    for k in range(1500):
+        node = etree.SubElement(node, "div" if k % 3 else "a")
+        node.text = f"level {k} "
+        node.tail = "tail"
+    compiled, python = both(segment, body)
+    assert compiled_lines(body) is not None
+    assert compiled == python
+
+
+@needs_core
+def test_an_entity_reference_is_left_to_python():
+    body = _page_body(b"<html><body><p>a</p></body></html>")
+    entity = etree.Entity("nbsp")
+    entity.tail = "after"
+    body.find("p").append(entity)
+    assert compiled_lines(body) is None
+    compiled, python = both(segment, body)
+    assert compiled == python
+
+
+@needs_core
+def test_white_space_is_what_str_isspace_says():
+    assert _core is not None
+    assert [cp for cp in range(sys.maxunicode + 1) if _core._is_space(cp)] == [
+        cp for cp in range(sys.maxunicode + 1) if chr(cp).isspace()
+    ]
+
+
+_TAGS = ["div", "p", "span", "a", "br", "li", "td", "h1", "footer", "nav", "aside", "form", "textarea", "section", "b", "x-box"]
+_CLASSES = ["", "cookie-banner", "comments", "article-content", "photo-gallery", "share-bar", "nav", "customer-reviews", "post entry"]
+_TEXT = st.text(alphabet="ab 中文.\u00a0\u3000\n\t,:|", max_size=12)
+
+
+@st.composite
+def _trees(draw: st.DrawFn, depth: int = 0) -> etree._Element:
+    element = etree.Element(draw(st.sampled_from(_TAGS)))
+    for attribute, values in (("class", _CLASSES), ("id", _CLASSES), ("role", ["navigation", "dialog", "main", "banner"])):
+        if draw(st.booleans()):
+            element.set(attribute, draw(st.sampled_from(values)))
+    element.text = draw(_TEXT)
+    element.tail = draw(_TEXT)
+    if depth < 4:
+        for child in draw(st.lists(_trees(depth + 1), max_size=3)):
+            element.append(child)
+    return element
+
+
+@needs_core
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_trees())
+def test_segment_gives_the_python_lines_of_any_tree(tree):
+    body = etree.Element("body")
+    body.append(tree)
+    compiled, python = both(segment, body)
+    assert compiled_lines(body) is not None
+    assert compiled == python
+
+
+# What segment reads of its settings (config.LinesConfig), each with a page whose lines a
+# value other than the default changes: a link's share of a line that makes it all link,
+# the share of the page that a form to type into or a footer must hold to be walked as a
+# wrapper, the length of a paragraph that holds the story.
+_STORY = "A paragraph of the story that runs on for a while. " * 3  # about 150 characters
+SETTINGS_PAGES = {
+    "all_link": (0.5, "<p>Read: <a href='/a'>most of this line is a link</a></p><p>Not a link at all.</p>"),
+    "passed_max_share": (
+        0.2,
+        "<form><textarea></textarea><p>" + "A comment typed into the form below the story, and more of it. " * 4 + "</p></form>"
+        "<p>" + "The story, which runs on for longer than the comment does, a few lines. " * 8 + "</p>"
+        "<footer><p>About us, contact, terms and privacy, all of the site.</p></footer>",
+    ),
+    "story_paragraph_chars": (100, f"<footer><p>{_STORY}</p><p>More of the page.</p></footer>"),
+}
+
+
+@needs_core
+@pytest.mark.parametrize("name", sorted(SETTINGS_PAGES))
+def test_segment_reads_a_setting_as_the_python_walk_does(name):
+    value, page = SETTINGS_PAGES[name]
+    body = _page_body(f"<html><body>{page}</body></html>".encode())
+    chosen = LinesConfig(**{name: value})
+    assert getattr(LinesConfig(), name) != value
+    compiled, python = both(segment, body, chosen)
+    assert compiled_lines(body, chosen) is not None
+    assert compiled == python
+    assert python != segment(body), "the value changes no line of the page"
+
+
+@needs_core
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    _trees(),
+    st.builds(
+        LinesConfig,
+        all_link=st.floats(0.0, 1.0),
+        passed_max_share=st.floats(0.0, 1.0),
+        story_paragraph_chars=st.integers(0, 40),
+    ),
+)
+def test_segment_gives_the_python_lines_of_any_tree_under_any_settings(tree, lines):
+    body = etree.Element("body")
+    body.append(tree)
+    compiled, python = both(segment, body, lines)
+    assert compiled_lines(body, lines) is not None
+    assert compiled == python
+
+
+# --- segment._attr_marks ------------------------------------------------------------------
+
+_NAMES = [
+    "", " ", "nav", "main-nav", "post entry", "comment-content", "comments2", "comments²", "comments٣", "x_comments-y",
+    "COMMENTS", "\u212aomments", "İcomments", "cookie-banner", "category-cookies", "onetrust-consent-sdk", "cookies",
+    "customer-reviews", "category-reviews", "review-body", "photo-gallery", "js-lightbox-gallery", "format-gallery",
+    "slideshow-wrapper", "a\u3000nav\u00a0b", "nav\u2028share", "navé", "énav", "share-bar2",
+]
+
+
+def _compiled_attr_marks():
+    assert _core is not None
+    return _core.AttrMarks(
+        segment_module._WORD_BITS, segment_module._GROUPS_MASK, segment_module._NOISE_BIT, segment_module._CONTENT_BIT,
+        segment_module.REVIEWS_BIT, segment_module._names_reviews, segment_module._CONSENT_CUES, segment_module._names_consent,
+        segment_module._names_gallery,
+    )
+
+
+@needs_core
+def test_attr_marks_gives_the_python_marks():
+    marks, python = _compiled_attr_marks(), segment_module._attr_marks.__wrapped__
+    values = set(_NAMES)
+    for path in GOLDEN:
+        for element in html.document_fromstring(path.read_bytes()).iter():
+            values.add(f"{element.get('class') or ''} {element.get('id') or ''}")
+    assert any(python(value)[3] for value in values) and any(python(value)[4] for value in values)
+    for value in sorted(values):
+        assert marks(value) == python(value), value
+
+
+@needs_core
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["nav", "comment", "cookie", "consent", "gallery", "reviews", "category", "js", "share", "x"]) | st.text(
+    alphabet="az_-0 \u00a0\u3000²٣KİéA", max_size=4), max_size=6).map("".join))
+def test_attr_marks_gives_the_python_marks_of_any_value(value):
+    assert _compiled_attr_marks()(value) == segment_module._attr_marks.__wrapped__(value)
+
+
+# --- whole extractions ----------------------------------------------------------------
+
+
+@needs_core
+@pytest.mark.parametrize("method", ["svm", "paper"])
+def test_extract_gives_the_python_results_on_the_golden_pages(method):
+    config = Config(method=method)
+    for path in GOLDEN:
+        compiled, python = both(extract, path.read_bytes(), config=config)
+        assert compiled == python, path.parent.name
+
+
+@needs_core
+def test_extract_gives_the_python_results_under_other_line_settings():
+    config = Config().with_overrides(["lines.all_link=0.6", "lines.passed_max_share=0.2", "lines.story_paragraph_chars=60"])
+    for path in GOLDEN:
+        compiled, python = both(extract, path.read_bytes(), config=config)
+        assert compiled == python, path.parent.name
+
+
+# --- which core runs ---------------------------------------------------------------------
+
+
+def test_version_names_the_core(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0
+    version, named = capsys.readouterr().out.splitlines()
+    assert version.startswith("webclean ")
+    assert named == f"core: {core.name()}"
+
+
+_VERSION = "from webclean.cli import main; main(['--version'])"
+
+
+@needs_core
+def test_the_compiled_core_runs_where_it_is_built():
+    result = subprocess.run([sys.executable, "-c", _VERSION], cwd=REPO, env={**os.environ, "WEBCLEAN_PURE": "0"}, capture_output=True, text=True)
+    assert result.stdout.splitlines()[-1] == "core: compiled"
+    assert result.stderr == ""
+
+
+def test_webclean_pure_forces_the_python_path():
+    result = subprocess.run([sys.executable, "-c", _VERSION], cwd=REPO, env={**os.environ, "WEBCLEAN_PURE": "1"}, capture_output=True, text=True)
+    assert result.stdout.splitlines()[-1] == "core: python"
+    assert result.stderr == ""  # chosen, so no warning
+
+
+def test_without_the_extension_the_library_says_so_once_and_runs_python():
+    code = (
+        "import sys; sys.modules['webclean._core'] = None\n"  # an import of it raises ImportError
+        "import webclean, webclean.core, webclean.segment\n"
+        "print(webclean.extract(b'<p>' + b'Some words of a page. ' * 20 + b'</p>').text[:10])\n"
+        + _VERSION
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=REPO, env={**os.environ, "WEBCLEAN_PURE": ""}, capture_output=True, text=True)
+    assert result.stdout.splitlines() == ["Some words", f"webclean {webclean.__version__}", "core: python"]
+    assert result.stderr.count("compiled core is not available") == 1

@@ -1,0 +1,80 @@
+"""Which core does the per-element work: the compiled extension, or the Python reference.
+
+``webclean/_core.pyx``, built with the package where a C compiler is at hand (setup.py),
+walks libxml2's nodes through lxml's public C API. Each of its functions gives exactly
+what a function of the Python modules gives, and is called from that function when
+:data:`compiled` is loaded; tests/test_core.py runs both on the same inputs. What it
+compiles:
+
+- ``_core.segment``: segment.segment's walk, the page's lines;
+- ``_core.AttrMarks``: segment._attr_marks, what an element's class and id words name.
+
+The Python functions stay: they are the reference, and they run where the extension
+is not built (the library says so once, a logging warning) or where
+``WEBCLEAN_PURE=1`` is set when webclean is imported.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import os
+from collections.abc import Callable, Container, Mapping
+from types import ModuleType
+from typing import Any, NamedTuple
+
+__all__ = ["PURE_VARIABLE", "SegmentRules", "compiled", "name"]
+
+# Set (to anything but "" or "0") when webclean is imported: the Python path runs.
+PURE_VARIABLE = "WEBCLEAN_PURE"
+
+log = logging.getLogger(__name__)
+
+
+def _load() -> ModuleType | None:
+    if os.environ.get(PURE_VARIABLE, "") not in ("", "0"):
+        return None
+    try:
+        # By name: webclean's __init__ is still running, and a from-import of a missing
+        # submodule would blame a circular import.
+        return importlib.import_module("webclean._core")
+    except ImportError as exc:
+        log.warning(
+            "webclean's compiled core is not available (%s): it runs its Python path, which gives the same "
+            "results more slowly. Installing webclean with a C compiler at hand builds it (README, The compiled core).",
+            exc,
+        )
+        return None
+
+
+# The extension, or None where the Python path runs.
+compiled: ModuleType | None = _load()
+
+
+def name() -> str:
+    """``compiled`` or ``python``: which core runs (``webclean --version`` prints it)."""
+    return "python" if compiled is None else "compiled"
+
+
+class SegmentRules(NamedTuple):
+    """What the compiled segment reads of segment.py's rules, in this order: its tag
+    sets and the functions it asks about an element, handed over, not copied. Its
+    thresholds it reads from the settings that segment.segment is given
+    (config.LinesConfig), as the Python walk does: ``holds_story`` is called with
+    ``chars=settings.story_paragraph_chars``, ``kind`` with ``settings.all_link``."""
+
+    block_level: Container[str]
+    line_breaks: Container[str]
+    noise_tags: Container[str]
+    tag_groups: Mapping[str, int]
+    furniture_tags: Container[str]
+    furniture_roles: Container[str]
+    beside_tags: Container[str]
+    beside_roles: Container[str]
+    story_tags: Container[str]
+    attr_marks: Callable[[str], tuple[bool, bool, int, bool, bool]]
+    takes_entry: Callable[[Any], object]
+    text_size: Callable[[Any], object]
+    line: Callable[..., Any]
+    holds_story: Callable[..., object]
+    kind: Callable[[Any, float, float], str]
