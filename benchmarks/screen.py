@@ -10,7 +10,8 @@ it), locates every scored page once as ``webclean.extract`` does
 (``extract.classify_page``) and keeps its units. A variant then
 decides the units again, with one pass of method svm's ``passes`` (webclean/registry.py) left out
 (``without:<pass>``), without keeping whole a long unit the noise filter drops
-(``without:keep_whole``), or without a thread's post decisions: all of them
+(``without:keep_whole``), without the second stage (``without:second``, and
+``without:second+items``, without the pass items too), or without a thread's post decisions: all of them
 (``without:posts``), the posts' texts kept as such (``without:post_texts``) or the
 rest of their records dropped as such (``without:post_panels``); ``baseline`` is the method as it is, and reproduces the
 leave-one-set-out figures. A change to Step 1, the features or the training must be
@@ -73,6 +74,7 @@ class Variant:
     whole: bool = SPEC.keep_whole
     posts: str = "both"  # the post decisions taken: "both", "keep" (texts only), "drop" (panels only), "none"
     threshold: float = 0.0  # the decision value above which a line is content (denoise.threshold)
+    second: bool = True  # whether the model's second stage decides (second_stage.py)
 
 
 def variants() -> dict[str, Variant]:
@@ -80,6 +82,8 @@ def variants() -> dict[str, Variant]:
     for name in SPEC.passes:
         found[f"without:{name}"] = Variant(passes=tuple(p for p in SPEC.passes if p != name))
     found["without:keep_whole"] = Variant(whole=False)
+    found["without:second"] = Variant(second=False)
+    found["without:second+items"] = Variant(passes=tuple(p for p in SPEC.passes if p != "items"), second=False)
     found["without:posts"] = Variant(posts="none")
     found["without:post_texts"] = Variant(posts="drop")
     found["without:post_panels"] = Variant(posts="keep")
@@ -116,6 +120,7 @@ def kept_text(outcome: Outcome, variant: Variant, config: Config) -> str:
     decisions = denoise(
         units, model.lexicon, model.svm, settings, model.feature_set, passes, variant.whole,
         items_settings=config.items, lines_settings=config.lines, story=lambda: outcome.story,
+        second=model.second if variant.second else None,
     )  # fmt: skip
     return "\n".join(decision.text for decision in decisions if decision.text)
 

@@ -166,8 +166,16 @@ class LexiconConfig:
     # The keys of training and of extraction must be the same: a model's lexicon keeps the
     # value it was trained with (NoiseLexicon.line_key_tokens), and extraction reads that.
     line_key_tokens: int = 24
+    # The box lexicon (method svm; boxes.py): a word of the class and id of a line's
+    # nearest named boxes enters, weighted log((n + 1) / (h + 1)), when it was seen
+    # ``box_count`` times on lines and in noise on ``line_sites`` sites at least, the
+    # ``max_boxes`` most seen.
+    box_count: int = 20
+    max_boxes: int = 5000
 
     def validate(self) -> None:
+        _check_range("lexicon.box_count", self.box_count, 1, 10**9)
+        _check_range("lexicon.max_boxes", self.max_boxes, 0, 10**7)
         _check_range("lexicon.alpha", self.alpha, 0.0, 1.0)
         _check_range("lexicon.line_key_tokens", self.line_key_tokens, 1, 10_000)
         _check_range("lexicon.line_alpha", self.line_alpha, 0.0, 1.0)
@@ -220,6 +228,11 @@ class ClassifierConfig:
     tree_depth: int = 4  # at most this many levels a tree; 0: no limit but the leaves
     tree_rate: float = 0.2
     tree_weight: float = 0.3
+    # Method svm: the second stage (second_stage.py), at most ``second_trees`` trees of
+    # the first stage's shape (0: the first stage decides), learned from first-stage
+    # values of ``second_folds`` models, each fitted without a fold of whole sites.
+    second_trees: int = 150
+    second_folds: int = 4
     random_state: int = 0
 
     def validate(self) -> None:
@@ -228,6 +241,8 @@ class ClassifierConfig:
         _check_range("classifier.tree_depth", self.tree_depth, 0, 1_000)
         _check_range("classifier.tree_rate", self.tree_rate, 1e-6, 1.0)
         _check_range("classifier.tree_weight", self.tree_weight, 0.0, 100.0)
+        _check_range("classifier.second_trees", self.second_trees, 0, 10_000)
+        _check_range("classifier.second_folds", self.second_folds, 2, 100)
         if self.class_balance not in ("auto", "balanced", "natural"):
             raise ConfigError(f"classifier.class_balance must be auto, balanced or natural, not {self.class_balance!r}")
         if self.kernel not in ("rbf", "linear", "poly"):

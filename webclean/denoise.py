@@ -18,7 +18,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from webclean.classifier import SVMParams
+from webclean.classifier import SVMParams, TreeEnsemble
 from webclean.config import DenoiseConfig, ItemsConfig, LinesConfig
 from webclean.features import FEATURE_SETS, feature_matrix
 from webclean.lexicon import NoiseLexicon
@@ -36,9 +36,11 @@ from webclean.passes import (
     items,
     teaser_heads,
 )
+from webclean.second_stage import stage_rows
 from webclean.timing import StageTimer, timed
 from webclean.tokenize import split_sentences
 from webclean.units import Unit
+from webclean.vocabulary import ANCESTOR_GROUPS
 
 # What becomes of a unit (Decision.outcome); the passes of passes.py name theirs.
 KEPT = "kept"
@@ -47,6 +49,11 @@ DROPPED = "dropped"  # classified as noise
 AS_IS = "as is"  # not a sample: kept as it is (method paper's table cells)
 POST = "post"  # a thread's post text, kept whatever the classifier says (Unit.post)
 POST_REST = "post rest"  # the rest of a post's record (user panel, signature), dropped
+
+
+# The words of a box of the readers' comments (vocabulary.ANCESTOR_GROUPS), which say
+# nothing against a line where the comments are wanted.
+COMMENT_WORDS = frozenset(dict(ANCESTOR_GROUPS)["comment"].split())
 
 
 class Decision(NamedTuple):
@@ -73,6 +80,7 @@ def denoise(
     story: Callable[[], bool] = lambda: True,
     comment_form: Callable[[], bool] = lambda: False,
     values: bool = False,
+    second: TreeEnsemble | None = None,
     timer: StageTimer | None = None,
 ) -> list[Decision]:
     """What becomes of each unit, in document order; the page's text joins the kept texts.
@@ -85,14 +93,23 @@ def denoise(
     keeps a long unit whole that the noise filter would drop (method svm only; see
     :func:`decide`). ``values``: each sample's decision value as a whole too, at the
     cost of one more classification of the units (``webclean extract --explain``).
+    ``second``: method svm's second stage (second_stage.py), which decides each line
+    again; a decision value is then the second stage's.
     """
     check_passes(passes)
     # Where the comments are wanted (a forum's replies, denoise.comments: the pass
-    # "comments" is not run), a box named for comments is no evidence against its lines.
+    # "comments" is not run), a box named for comments is no evidence against its lines:
+    # neither its group nor its words in the box lexicon.
     in_comments = [bool(unit.groups & COMMENT_BOXES) for unit in units] if "comments" not in passes else None
     if in_comments and any(in_comments):
-        units = [unit._replace(groups=unit.groups & ~COMMENT_BOXES) if inside else unit for unit, inside in zip(units, in_comments)]
-    kept, known = decide(units, lexicon, svm, settings.beta, feature_set, whole, timer, settings.threshold)
+        units = [
+            unit._replace(groups=unit.groups & ~COMMENT_BOXES, boxes=_without_comment_words(unit.boxes)) if inside else unit
+            for unit, inside in zip(units, in_comments)
+        ]
+    if second is not None:
+        kept, known = decide_twice(units, lexicon, svm, second, settings.beta, feature_set, timer, settings.threshold)
+    else:
+        kept, known = decide(units, lexicon, svm, settings.beta, feature_set, whole, timer, settings.threshold)
     # A thread located as its posts (method svm, Unit.post): each post's text is kept
     # whatever the classifier says, the rest of its record (user panel, signature, links)
     # dropped.
@@ -112,8 +129,17 @@ def denoise(
         item_settings, prose = items_settings or ItemsConfig(), lines_settings or LinesConfig()
         kept, by_pass = _keep(units, kept, by_pass, items(units, kept, item_settings, story, prose), ITEM)
         kept, by_pass = _keep(units, kept, by_pass, teaser_heads(units, kept, by_pass, item_settings, story, prose), ITEM)
-    scores = unit_values(units, lexicon, svm, feature_set, timer, known) if values else [None] * len(units)
+    if not values:
+        scores: list[float | None] = [None] * len(units)
+    elif second is not None:
+        scores = [known.get(i) for i in range(len(units))]
+    else:
+        scores = unit_values(units, lexicon, svm, feature_set, timer, known)
     return [_decision(*each) for each in zip(units, kept, by_pass, scores)]
+
+
+def _without_comment_words(boxes: str) -> str:
+    return " ".join(word for word in boxes.split() if word not in COMMENT_WORDS)
 
 
 def _keep(
@@ -190,6 +216,41 @@ def decide(
             if value > threshold:
                 kept[i] = units[i].text
     return kept, known
+
+
+def decide_twice(
+    units: Sequence[Unit],
+    lexicon: NoiseLexicon,
+    svm: SVMParams,
+    second: TreeEnsemble,
+    beta: int,
+    feature_set: str,
+    timer: StageTimer | None = None,
+    threshold: float = 0.0,
+) -> tuple[list[str | None], dict[int, float]]:
+    """:func:`decide` with the second stage (method svm): every sample classified whole
+    by the first stage, the long ones also through the noise filter; the second stage
+    then decides each sample from the first stage's values (second_stage.py). A sample
+    it keeps keeps what the noise filter kept of it, or its whole text where the filter
+    kept nothing; one it drops goes. The values returned are the second stage's.
+    """
+    kept: list[str | None] = [u.text if not u.is_sample else None for u in units]
+    samples = [i for i, u in enumerate(units) if u.is_sample]
+    if not samples:
+        return kept, {}
+    with timed(timer, "features"):
+        X = feature_matrix([units[i] for i in samples], lexicon, feature_set)
+    with timed(timer, "classify"):
+        first = svm.decision_function(X)
+    long = [k for k, i in enumerate(samples) if units[i].length > beta]
+    cut, _ = noise_filter([units[samples[k]] for k in long], lexicon, svm, feature_set, timer, None, threshold)
+    filtered = dict(zip(long, cut))
+    with timed(timer, "classify"):
+        final = second.decision_function(stage_rows(X, first))
+    for k, i in enumerate(samples):
+        if final[k] > 0:
+            kept[i] = filtered.get(k) or units[i].text
+    return kept, {i: float(value) for i, value in zip(samples, final)}
 
 
 def unit_values(

@@ -202,7 +202,7 @@ def _classify(
             page.units, model.lexicon, model.svm, config.denoise, model.feature_set, passes, spec.keep_whole,
             items_settings=config.items, lines_settings=config.lines, story=page.story,
             comment_form=partial(holds_comment_form, page.root),
-            values=values, timer=timer,
+            values=values, second=model.second, timer=timer,
         )  # fmt: skip
     return ClassifiedPage(page, tuple(decisions))
 

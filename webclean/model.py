@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from webclean.classifier import SVMParams
+from webclean.classifier import SVMParams, TreeEnsemble
 from webclean.config import Config
 from webclean.features import FEATURE_SETS, FEATURE_WIDTHS, SVM_WIDTHS
 from webclean.lexicon import NoiseLexicon
@@ -30,6 +30,7 @@ from webclean.modeldir import (
     write_model_directory,
 )  # fmt: skip
 from webclean.registry import method as method_spec
+from webclean.second_stage import CONTEXT_NAMES
 
 MODELS_DIR = Path(__file__).parent / "models"
 
@@ -41,6 +42,8 @@ class Model:
     config: Config
     feature_set: str = "paper"  # a key of features.FEATURE_SETS
     metadata: Mapping[str, Any] = field(default_factory=dict)
+    # Method svm: the second stage's trees (webclean/second_stage.py), or None.
+    second: TreeEnsemble | None = None
 
     @property
     def version(self) -> str:
@@ -57,7 +60,22 @@ def save_model(model: Model | Any, directory: str | Path) -> Path:
         "config": model.config.to_dict(),
         "feature_set": model.feature_set,
     }
-    return write_model_directory(directory, body, model.svm.arrays(), model.metadata, FORMAT_VERSION)
+    arrays = dict(model.svm.arrays())
+    if model.second is not None:
+        body["second"] = {"baseline": model.second.baseline, "width": model.second.width}
+        arrays.update({_SECOND_PREFIX + name: array for name, array in model.second.arrays().items()})
+    return write_model_directory(directory, body, arrays, model.metadata, FORMAT_VERSION)
+
+
+_SECOND_PREFIX = "second_"
+
+
+def _second_stage(document: Mapping[str, Any], arrays: Mapping[str, np.ndarray]) -> TreeEnsemble | None:
+    second = document.get("second")
+    if second is None:
+        return None
+    own = {name[len(_SECOND_PREFIX) :]: array for name, array in arrays.items() if name.startswith(_SECOND_PREFIX)}
+    return TreeEnsemble.from_data(float(second["baseline"]), own, int(second["width"]))
 
 
 def load_model(directory: str | Path | None = None, method: str = "svm") -> Model | Any:
@@ -94,6 +112,7 @@ def _load(directory: Path, document: Mapping[str, Any], arrays: Mapping[str, np.
             config=Config.from_dict(document["config"]),
             feature_set=str(document.get("feature_set", "paper")),
             metadata=document.get("metadata", {}),
+            second=_second_stage(document, arrays),
         )
         check_widths(model)
         return model
@@ -113,3 +132,5 @@ def check_widths(model: Model) -> None:
         raise ValueError(f"the SVM does not read the {model.feature_set!r} features")
     if trees is not None and trees.width != FEATURE_WIDTHS[model.feature_set]:
         raise ValueError(f"the trees do not read the {model.feature_set!r} features")
+    if model.second is not None and model.second.width != FEATURE_WIDTHS[model.feature_set] + len(CONTEXT_NAMES):
+        raise ValueError(f"the second stage does not read the {model.feature_set!r} features and its context")

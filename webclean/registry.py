@@ -66,6 +66,9 @@ class ClassifierSpec:
     grid_search: bool = False
     # Whether boosted trees join the SVM (when classifier.trees > 0).
     trees: bool = False
+    # Whether a second stage decides each line again from the first stage's values of
+    # it, its neighbours and its page (second_stage.py; when classifier.second_trees > 0).
+    second_stage: bool = False
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,7 @@ METHODS: dict[str, MethodSpec] = {
             passes=PASSES,
             keep_whole=True,
             trees=True,
+            second_stage=True,
         ),
     ),
     "blocks": MethodSpec("blocks", model=None, pipeline=blocks.run),

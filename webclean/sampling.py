@@ -35,6 +35,7 @@ class TrainReport:
     line_keys: int = 0  # method svm: the line lexicon's keys
     tree_rows: int = 0  # method svm: the labelled units the boosted trees learned from
     trees: int = 0  # ... and how many trees they made (early stopping may end them sooner)
+    second_trees: int = 0  # method svm: the second stage's trees
 
     def to_dict(self) -> dict[str, object]:
         return dict(self.__dict__)

@@ -13,6 +13,7 @@ per-page stages in executors and the rest on the driver.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -20,7 +21,7 @@ from typing import Any
 import numpy as np
 from lxml import etree
 
-from webclean.classifier import CONTENT, NOISE, TagClassifier, fit_trees
+from webclean.classifier import CONTENT, NOISE, SVMParams, TagClassifier, TreeEnsemble, fit_trees
 from webclean.config import Config, ConfigError, LexiconConfig
 from webclean.datasets import DataError, Page
 from webclean.extract import locate_units
@@ -39,6 +40,7 @@ from webclean.sampling import (
     page_weights,
     unit_keys,
 )
+from webclean.second_stage import stage_rows
 from webclean.splits import site_of
 from webclean.tokenize import special_marks, words
 from webclean.units import Unit
@@ -76,16 +78,20 @@ def label_page(page: Page, config: Config) -> LabelledPage:
 
 
 def count_lines(pages: Iterable[LabelledPage], key_tokens: int = LexiconConfig.line_key_tokens) -> LineCounts:
-    """The line lexicon's counts (lexicon.LineCounts, keys of ``key_tokens``) over labelled pages, a site at a time."""
-    by_site: dict[str, tuple[list[str], list[str]]] = {}
+    """The line and box lexicons' counts (lexicon.LineCounts, line keys of ``key_tokens``)
+    over labelled pages, a site at a time."""
+    by_site: dict[str, tuple[list[Unit], list[Unit]]] = {}
     for page in pages:
         noise, content = by_site.setdefault(page.site or page.page_id, ([], []))
         for item in page.units:
             if item.label != MIXED:
-                (noise if item.label == NOISE else content).append(item.unit.text)
+                (noise if item.label == NOISE else content).append(item.unit)
     counts = LineCounts(key_tokens=key_tokens)
     for site in sorted(by_site):
-        counts.add_site(*by_site[site])
+        noise, content = by_site[site]
+        counts.add_site(
+            [u.text for u in noise], [u.text for u in content], [u.boxes for u in noise], [u.boxes for u in content]
+        )
     return counts
 
 
@@ -142,6 +148,7 @@ def train_labelled(
     pages_of: list[int] = []
     sets: list[str] = []
     langs: list[str] = []
+    sites: list[str] = []
     drawn_by: list[np.ndarray] = []  # each page's sample keys
     read: list[LabelledPage] = []
     for number, result in enumerate(pages):
@@ -152,13 +159,15 @@ def train_labelled(
         pages_of.extend([number] * len(result.units))
         sets.extend([result.source] * len(result.units))
         langs.extend([result.lang] * len(result.units))
+        sites.extend([result.site or result.page_id] * len(result.units))
         drawn_by.append(sample_keys(result, config))
     lines = count_lines(read, config.lexicon.line_key_tokens) if classifier_spec(config.method).lines else None
     lexicon = build_lexicon(count_terms(labelled), config.lexicon, lines)
     keys = np.concatenate(drawn_by) if drawn_by else np.zeros(0)
     model, report = fit_on_units(
-        labelled, lexicon, config, report, np.asarray(pages_of), np.asarray(sets), keys, langs=np.asarray(langs)
-    )
+        labelled, lexicon, config, report, np.asarray(pages_of), np.asarray(sets), keys, langs=np.asarray(langs),
+        sites=np.asarray(sites),
+    )  # fmt: skip
     return with_metadata(model, report, sources), report
 
 
@@ -177,13 +186,15 @@ def fit_on_units(
     keys: np.ndarray | None = None,
     *,
     langs: np.ndarray | None = None,
+    sites: np.ndarray | None = None,
 ) -> tuple[Model, TrainReport]:
-    """Balance the labelled units, compute their features, fit the SVM (and the trees)."""
+    """Balance the labelled units, compute their features, fit the SVM (and the trees,
+    and the second stage)."""
     labels = np.asarray([u.label for u in labelled], dtype=np.int64)
     chosen = choose_sample(labels, config, pages, sets, keys, langs=langs)
     needed = training_units(labels, chosen, config)
     X = feature_matrix([labelled[i].unit for i in needed], lexicon, classifier_spec(config.method).feature_set)
-    return fit_sample(X, labels, chosen, lexicon, config, report, needed, pages, sets, keys, langs=langs)
+    return fit_sample(X, labels, chosen, lexicon, config, report, needed, pages, sets, keys, langs=langs, sites=sites)
 
 
 def _unit_weights(
@@ -241,7 +252,10 @@ def uses_trees(config: Config) -> bool:
 
 def training_units(labels: np.ndarray, chosen: np.ndarray, config: Config) -> np.ndarray:
     """The units whose feature rows training needs, sorted: the SVM's sample
-    ``chosen``, or, when boosted trees learn too, every labelled unit (a superset)."""
+    ``chosen``; when boosted trees learn too, every labelled unit (a superset); and
+    with the second stage, every unit, which it reads as the neighbours of others."""
+    if uses_second(config):
+        return np.arange(len(labels))
     return np.flatnonzero(labels != MIXED) if uses_trees(config) else chosen
 
 
@@ -258,6 +272,7 @@ def fit_sample(
     keys: np.ndarray | None = None,
     *,
     langs: np.ndarray | None = None,
+    sites: np.ndarray | None = None,
 ) -> tuple[Model, TrainReport]:
     """Fit the SVM on the sample ``chosen`` and fill in the report; ``X`` holds the
     feature rows of ``units`` (by default ``chosen``), as :func:`training_units` says.
@@ -265,8 +280,10 @@ def fit_sample(
     Method svm also fits boosted trees on every labelled unit, weighted as its sample
     is drawn (``pages``, ``sets``: :func:`page_weights`; ``keys``, as :func:`choose_sample`
     takes them, also choose the rows their early stopping scores), and adds their log-odds to
-    the SVM's decision value: the SVM learns from a sample of
-    5,000 lines, which the kernel's cost limits; trees learn from all of them.
+    the SVM's decision value: the SVM learns from a sample of 5,000 lines, which the
+    kernel's cost limits; trees learn from all of them. With the second stage
+    (second_stage.py), ``X`` holds every unit's row, and ``sites`` (each unit's page's
+    site) groups the folds whose first-stage models give its values.
 
     Apart from fit_on_units so that the Spark job, which computes the rows in
     executors, ends in the same code.
@@ -276,28 +293,30 @@ def fit_sample(
     report.mixed_units = int((labels == MIXED).sum())
     units = chosen if units is None else units
     feature_set = classifier_spec(config.method).feature_set
-    svm_rows = X[np.searchsorted(units, chosen), : SVM_WIDTHS[feature_set]]
-    classifier = fit_classifier(svm_rows, labels[chosen], config)
-    params = classifier.params_
-    if uses_trees(config):
-        if not np.array_equal(units, training_units(labels, chosen, config)):
-            raise ValueError("the boosted trees need the feature rows of every labelled unit")
-        c = config.classifier
-        weights = _unit_weights(labels, pages, sets, config, langs)
-        if weights is not None:
-            groups = language_groups(langs, config)
-            if groups is not None:
-                report.language_shares = language_shares(weights, groups)
-            weights = weights[units]
-        held_out = None if keys is None else held_out_rows(keys[units])
-        y, labelled = labels[units], labels[units] != MIXED
-        trees = fit_trees(
-            X[labelled], y[labelled], None if weights is None else weights[labelled], c.trees, c.tree_leaves,
-            c.tree_rate, c.random_state, c.tree_depth, None if held_out is None else held_out[labelled],
-        )  # fmt: skip
-        params = replace(params, trees=trees, tree_weight=c.tree_weight)
-        report.tree_rows = int(labelled.sum())
-        report.trees = len(trees.roots)
+    weights = _unit_weights(labels, pages, sets, config, langs) if uses_trees(config) else None
+    if weights is not None:
+        groups = language_groups(langs, config)
+        if groups is not None:
+            report.language_shares = language_shares(weights, groups)
+        weights = weights[units]
+    if uses_trees(config) and not np.array_equal(units, training_units(labels, chosen, config)):
+        raise ValueError("the boosted trees need the feature rows of every labelled unit")
+    held_out = None if keys is None else held_out_rows(keys[units])
+    rows = np.ones(len(units), dtype=bool)
+    classifier, params = _fit_first(X, labels[units], np.searchsorted(units, chosen), rows, weights, held_out, config, report)
+    second = None
+    if uses_second(config):
+        folds = site_folds(units, pages, sites, config.classifier.second_folds)
+        first = np.empty(len(units))
+        for fold in range(config.classifier.second_folds):
+            out = folds == fold
+            if out.any() and not out.all():
+                _, fold_params = _fit_first(X, labels[units], np.searchsorted(units, chosen), ~out, weights, held_out, config)
+                first[out] = fold_params.decision_function(X[out])
+            elif out.any():
+                first[out] = params.decision_function(X[out])
+        second = fit_second(X, first, labels[units], None if pages is None else pages[units], weights, held_out, config)
+        report.second_trees = len(second.roots)
     report.samples_per_class = len(chosen) // 2
     report.training_samples = len(chosen)
     report.cv_accuracy = classifier.cv_accuracy_
@@ -305,10 +324,77 @@ def fit_sample(
     report.lexicon_words = len(lexicon.words)
     report.lexicon_marks = len(lexicon.marks)
     report.line_keys = len(lexicon.lines)
-    return Model(lexicon=lexicon, svm=params, config=config, feature_set=feature_set), report
+    return Model(lexicon=lexicon, svm=params, config=config, feature_set=feature_set, second=second), report
+
+
+def _fit_first(
+    X: np.ndarray,
+    labels: np.ndarray,
+    chosen: np.ndarray,
+    rows: np.ndarray,
+    weights: np.ndarray | None,
+    held_out: np.ndarray | None,
+    config: Config,
+    report: TrainReport | None = None,
+) -> tuple[TagClassifier, SVMParams]:
+    """The first stage fitted on the ``rows`` of X (a boolean per row; ``labels``,
+    ``weights`` and ``held_out`` are per row too): the SVM on the rows of the sample
+    ``chosen`` (row numbers) among them, and, for method svm, the trees on their
+    labelled rows."""
+    feature_set = classifier_spec(config.method).feature_set
+    picked = chosen[rows[chosen]]
+    classifier = fit_classifier(X[picked, : SVM_WIDTHS[feature_set]], labels[picked], config)
+    params = classifier.params_
+    if uses_trees(config):
+        c = config.classifier
+        labelled = rows & (labels != MIXED)
+        trees = fit_trees(
+            X[labelled], labels[labelled], None if weights is None else weights[labelled], c.trees, c.tree_leaves,
+            c.tree_rate, c.random_state, c.tree_depth, None if held_out is None else held_out[labelled],
+        )  # fmt: skip
+        params = replace(params, trees=trees, tree_weight=c.tree_weight)
+        if report is not None:
+            report.tree_rows = int(labelled.sum())
+            report.trees = len(trees.roots)
+    return classifier, params
+
+
+def uses_second(config: Config) -> bool:
+    return uses_trees(config) and classifier_spec(config.method).second_stage and config.classifier.second_trees > 0
+
+
+def site_folds(units: np.ndarray, pages: np.ndarray | None, sites: np.ndarray | None, folds: int) -> np.ndarray:
+    """Each unit's fold for the second stage's first-stage values: by a hash of its
+    page's site, so that a fold holds whole sites (by its page where no site is given)."""
+    if sites is not None:
+        keys = [zlib.crc32(str(site).encode()) for site in sites[units]]
+        return np.asarray(keys, dtype=np.int64) % folds
+    if pages is not None:
+        return np.asarray(pages[units], dtype=np.int64) % folds
+    return np.arange(len(units)) % folds
+
+
+def fit_second(
+    X: np.ndarray,
+    first: np.ndarray,
+    labels: np.ndarray,
+    pages: np.ndarray | None,
+    weights: np.ndarray | None,
+    held_out: np.ndarray | None,
+    config: Config,
+) -> TreeEnsemble:
+    """The second stage (second_stage.py) on the rows X of every unit of the pages, in
+    document order, with the first stage's held-out decision values ``first``: trees
+    on the labelled rows, weighted as the first stage's."""
+    c = config.classifier
+    rows = stage_rows(X, first, pages)
+    labelled = labels != MIXED
+    return fit_trees(
+        rows[labelled], labels[labelled], None if weights is None else weights[labelled], c.second_trees, c.tree_leaves,
+        c.tree_rate, c.random_state, c.tree_depth, None if held_out is None else held_out[labelled],
+    )  # fmt: skip
 
 
 def with_metadata(model: Model, report: TrainReport, sources: Sequence[str]) -> Model:
     """The model with what it was trained on and its report, as `webclean train` saves it."""
-    metadata = {"trained_on": list(sources), "report": report.to_dict()}
-    return Model(lexicon=model.lexicon, svm=model.svm, config=model.config, feature_set=model.feature_set, metadata=metadata)
+    return replace(model, metadata={"trained_on": list(sources), "report": report.to_dict()})

@@ -109,10 +109,10 @@ def rebuild_lexicon(
         lexicon = page_lexicon(labelled, config)
         if refit:
             fitted, report = fit_on_spark(labelled, lexicon, config)
-            svm, trained_on = fitted.svm, list(sources)
+            svm, second, trained_on = fitted.svm, fitted.second, list(sources)
         else:
             report = _kept_classifier_report(label_index(labelled, config).report(), model.metadata.get("report", {}), lexicon)
-            svm, trained_on = model.svm, list(model.metadata.get("trained_on", []))
+            svm, second, trained_on = model.svm, model.second, list(model.metadata.get("trained_on", []))
     finally:
         labelled.unpersist()
     metadata = {
@@ -121,7 +121,7 @@ def rebuild_lexicon(
         "derived_from": model.version,
         "report": report.to_dict(),
     }
-    new = Model(lexicon=lexicon, svm=svm, config=config, feature_set=model.feature_set, metadata=metadata)
+    new = Model(lexicon=lexicon, svm=svm, config=config, feature_set=model.feature_set, metadata=metadata, second=second)
     return new, compare_lexicons(model.lexicon, lexicon, model.version, refit)
 
 

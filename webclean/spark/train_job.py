@@ -26,7 +26,15 @@ from pyspark.sql import SparkSession
 from webclean.config import Config
 from webclean.datasets import Page
 from webclean.features import feature_matrix
-from webclean.lexicon import LineCounts, NoiseLexicon, TermCounts, build_lexicon, is_stopword_candidate, line_keys
+from webclean.lexicon import (
+    LineCounts,
+    NoiseLexicon,
+    TermCounts,
+    box_keys,
+    build_lexicon,
+    is_stopword_candidate,
+    line_keys,
+)
 from webclean.model import Model
 from webclean.registry import classifier_spec
 from webclean.spark.inputs import InputFile
@@ -105,13 +113,13 @@ def _add_pairs(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
 
 
 def _line_terms(page: LabelledPage, key_tokens: int) -> Iterator[tuple[tuple[str, str], tuple[int, int]]]:
-    """((line key, site), (n, h)) for each key (of ``key_tokens``) of each content or noise unit."""
+    """((line or box key, site), (n, h)) for each key (line keys of ``key_tokens``) of each content or noise unit."""
     site = page.site or page.page_id
     for item in page.units:
         if item.label == MIXED:
             continue
         pair = (1, 0) if item.label == NOISE else (0, 1)
-        for key in line_keys(item.unit.text, key_tokens):
+        for key in (*line_keys(item.unit.text, key_tokens), *box_keys(item.unit.boxes)):
             yield (key, site), pair
 
 
@@ -194,13 +202,15 @@ class LabelIndex:
     pages_with_block: int
     sources: list[str] = field(default_factory=list)  # of each page
     langs: list[str] = field(default_factory=list)  # of each page
+    sites: list[str] = field(default_factory=list)  # of each page (the second stage's folds)
     draws: np.ndarray | None = None  # each unit's sample key (training.sample_keys), in read order
 
-    def unit_pages(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Each unit's page (its number in read order), the page's source and language."""
+    def unit_pages(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Each unit's page (its number in read order), the page's source, language and site."""
         sizes = np.diff(np.append(self.starts, len(self.labels)))
         numbers = np.repeat(np.arange(len(self.keys)), sizes)
-        return numbers, np.asarray(self.sources, dtype=object)[numbers], np.asarray(self.langs, dtype=object)[numbers]
+        sources, langs, sites = (np.asarray(values, dtype=object)[numbers] for values in (self.sources, self.langs, self.sites))
+        return numbers, sources, langs, sites
 
     def locate(self, chosen: np.ndarray) -> dict[PageKey, list[tuple[int, int]]]:
         """For each page with units in ``chosen``: (unit within the page, row in the sample)."""
@@ -230,12 +240,14 @@ class _PageLabels(NamedTuple):
     source: str
     lang: str
     draws: bytes  # one float64 per unit: its sample key
+    site: str
 
 
 def _page_labels(item: tuple[PageKey, LabelledPage], config: Config) -> _PageLabels:
     key, page = item
     labels = np.asarray([u.label for u in page.units], dtype=np.int8).tobytes()
-    return _PageLabels(key, page.block_found, labels, page.source, page.lang, sample_keys(page, config).tobytes())
+    draws = sample_keys(page, config).tobytes()
+    return _PageLabels(key, page.block_found, labels, page.source, page.lang, draws, page.site or page.page_id)
 
 
 def label_index(labelled: RDD, config: Config) -> LabelIndex:
@@ -252,6 +264,7 @@ def label_index(labelled: RDD, config: Config) -> LabelIndex:
         pages_with_block=sum(row.block_found for row in rows),
         sources=[row.source for row in rows],
         langs=[row.lang for row in rows],
+        sites=[row.site for row in rows],
         draws=np.concatenate(draws) if draws else np.zeros(0),
     )
 
@@ -285,12 +298,14 @@ def sample_matrix(
 def fit_on_spark(labelled: RDD, lexicon: NoiseLexicon, config: Config) -> tuple[Model, TrainReport]:
     """training.fit_on_units with the feature rows computed in executors."""
     index = label_index(labelled, config)
-    pages, sets, langs = index.unit_pages()
+    pages, sets, langs, sites = index.unit_pages()
     chosen = choose_sample(index.labels, config, pages, sets, index.draws, langs=langs)
     units = training_units(index.labels, chosen, config)
     X = sample_matrix(labelled, index, units, lexicon, classifier_spec(config.method).feature_set)
     log.info("train: %d units labelled, features of %d, the SVM on %d", len(index.labels), len(units), len(chosen))
-    return fit_sample(X, index.labels, chosen, lexicon, config, index.report(), units, pages, sets, index.draws, langs=langs)
+    return fit_sample(
+        X, index.labels, chosen, lexicon, config, index.report(), units, pages, sets, index.draws, langs=langs, sites=sites
+    )
 
 
 def train_on_spark(
