@@ -13,8 +13,8 @@ from webclean.segment import segment
 
 
 def test_a_name_gives_its_words_camel_case_and_separators_apart():
-    assert name_words("postBody related_links-2 x  ARTICLE") == ["post", "body", "related", "links", "article"]
-    assert name_words("") == []
+    assert name_words("postBody related_links-2 x  ARTICLE") == ("post", "body", "related", "links", "article")
+    assert name_words("") == ()
 
 
 def test_a_line_takes_the_words_of_its_three_nearest_named_boxes_owner_first():

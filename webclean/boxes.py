@@ -11,6 +11,7 @@ Only the nearest named boxes count: the words of a distant wrapper (``page``,
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -23,10 +24,11 @@ NEAREST = 3
 _NAME_PART_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 
 
-def name_words(value: str) -> list[str]:
+@functools.lru_cache(maxsize=1 << 16)
+def name_words(value: str) -> tuple[str, ...]:
     """The words of a class or id value: ``postBody related_links-2`` gives post, body,
-    related, links."""
-    return [part.lower() for part in _NAME_PART_RE.findall(value) if len(part) > 1]
+    related, links. Cached: a site's pages repeat their templates' names."""
+    return tuple(part.lower() for part in _NAME_PART_RE.findall(value) if len(part) > 1)
 
 
 def box_words(owners: Sequence[etree._Element]) -> list[str]:
@@ -55,7 +57,7 @@ def _named_boxes(element: etree._Element, found: dict[etree._Element, tuple[tupl
             above = known
             break
         names = f"{el.get('class') or ''} {el.get('id') or ''}"
-        walked.append((el, tuple(name_words(names)) if names != " " else ()))
+        walked.append((el, name_words(names) if names != " " else ()))
         el = el.getparent()
     # From the top of the walk down: each element's boxes are its own words (where it
     # has some) before the boxes of its parent, NEAREST at most.

@@ -229,10 +229,10 @@ def decide_twice(
     threshold: float = 0.0,
 ) -> tuple[list[str | None], dict[int, float]]:
     """:func:`decide` with the second stage (method svm): every sample classified whole
-    by the first stage, the long ones also through the noise filter; the second stage
-    then decides each sample from the first stage's values (second_stage.py). A sample
-    it keeps keeps what the noise filter kept of it, or its whole text where the filter
-    kept nothing; one it drops goes. The values returned are the second stage's.
+    by the first stage, then decided by the second stage from the first stage's values
+    (second_stage.py). A sample it drops goes; a long one it keeps goes through the
+    noise filter and keeps what that kept of it, or its whole text where the filter kept
+    nothing. The values returned are the second stage's.
     """
     kept: list[str | None] = [u.text if not u.is_sample else None for u in units]
     samples = [i for i, u in enumerate(units) if u.is_sample]
@@ -241,12 +241,11 @@ def decide_twice(
     with timed(timer, "features"):
         X = feature_matrix([units[i] for i in samples], lexicon, feature_set)
     with timed(timer, "classify"):
-        first = svm.decision_function(X)
-    long = [k for k, i in enumerate(samples) if units[i].length > beta]
+        final = second.decision_function(stage_rows(X, svm.decision_function(X)))
+    # The noise filter cuts the noise off the end of the long lines the second stage keeps.
+    long = [k for k, i in enumerate(samples) if final[k] > 0 and units[i].length > beta]
     cut, _ = noise_filter([units[samples[k]] for k in long], lexicon, svm, feature_set, timer, None, threshold)
     filtered = dict(zip(long, cut))
-    with timed(timer, "classify"):
-        final = second.decision_function(stage_rows(X, first))
     for k, i in enumerate(samples):
         if final[k] > 0:
             kept[i] = filtered.get(k) or units[i].text
