@@ -8,7 +8,7 @@ from webclean.config import Config
 from webclean.extract import locate_units
 from webclean.features import FEATURE_SETS, FEATURE_WIDTHS, block_units, feature_matrix
 from webclean.lexicon import NoiseLexicon
-from webclean.line_features import _BOX_NAMES, _TEXT_COLUMN_NAMES, _UNIT_COLUMN_NAMES, RICH_FEATURE_NAMES, SVM_FEATURE_NAMES
+from webclean.line_features import _TEXT_COLUMN_NAMES, _UNIT_COLUMN_NAMES, RICH_FEATURE_NAMES, SVM_FEATURE_NAMES
 from webclean.tokenize import NO_SENTENCE_END
 from webclean.units import Unit, units_from_columns
 
@@ -122,7 +122,7 @@ def test_rich_features_are_the_svms_and_the_text_and_ancestors():
 
 def test_the_rich_rows_compute_every_column_once():
     assert len(set(RICH_FEATURE_NAMES)) == len(RICH_FEATURE_NAMES), "a column named twice is computed into one and the other left unset"
-    assert sorted(_TEXT_COLUMN_NAMES + _UNIT_COLUMN_NAMES + _BOX_NAMES) == sorted(RICH_FEATURE_NAMES)
+    assert sorted(_TEXT_COLUMN_NAMES + _UNIT_COLUMN_NAMES) == sorted(RICH_FEATURE_NAMES)
 
 
 def test_the_trees_read_the_line_lexicon_and_what_the_page_says_of_a_line():

@@ -166,16 +166,8 @@ class LexiconConfig:
     # The keys of training and of extraction must be the same: a model's lexicon keeps the
     # value it was trained with (NoiseLexicon.line_key_tokens), and extraction reads that.
     line_key_tokens: int = 24
-    # The box lexicon (method svm; boxes.py): a word of the class and id of a line's
-    # nearest named boxes enters, weighted log((n + 1) / (h + 1)), when it was seen
-    # ``box_count`` times on lines and in noise on ``line_sites`` sites at least, the
-    # ``max_boxes`` most seen.
-    box_count: int = 20
-    max_boxes: int = 5000
 
     def validate(self) -> None:
-        _check_range("lexicon.box_count", self.box_count, 1, 10**9)
-        _check_range("lexicon.max_boxes", self.max_boxes, 0, 10**7)
         _check_range("lexicon.alpha", self.alpha, 0.0, 1.0)
         _check_range("lexicon.line_key_tokens", self.line_key_tokens, 1, 10_000)
         _check_range("lexicon.line_alpha", self.line_alpha, 0.0, 1.0)
@@ -230,8 +222,10 @@ class ClassifierConfig:
     tree_weight: float = 0.3
     # Method svm: the second stage (second_stage.py), at most ``second_trees`` trees of
     # the first stage's shape (0: the first stage decides), learned from first-stage
-    # values of ``second_folds`` models, each fitted without a fold of whole sites.
-    second_trees: int = 150
+    # values of ``second_folds`` models, each fitted without a fold of whole sites. Off
+    # by default: left one set out, it scored below the first stage alone on the sets
+    # least like the training pages.
+    second_trees: int = 0
     second_folds: int = 4
     random_state: int = 0
 

@@ -40,7 +40,6 @@ from webclean.second_stage import stage_rows
 from webclean.timing import StageTimer, timed
 from webclean.tokenize import split_sentences
 from webclean.units import Unit
-from webclean.vocabulary import ANCESTOR_GROUPS
 
 # What becomes of a unit (Decision.outcome); the passes of passes.py name theirs.
 KEPT = "kept"
@@ -49,11 +48,6 @@ DROPPED = "dropped"  # classified as noise
 AS_IS = "as is"  # not a sample: kept as it is (method paper's table cells)
 POST = "post"  # a thread's post text, kept whatever the classifier says (Unit.post)
 POST_REST = "post rest"  # the rest of a post's record (user panel, signature), dropped
-
-
-# The words of a box of the readers' comments (vocabulary.ANCESTOR_GROUPS), which say
-# nothing against a line where the comments are wanted.
-COMMENT_WORDS = frozenset(dict(ANCESTOR_GROUPS)["comment"].split())
 
 
 class Decision(NamedTuple):
@@ -98,14 +92,10 @@ def denoise(
     """
     check_passes(passes)
     # Where the comments are wanted (a forum's replies, denoise.comments: the pass
-    # "comments" is not run), a box named for comments is no evidence against its lines:
-    # neither its group nor its words in the box lexicon.
+    # "comments" is not run), a box named for comments is no evidence against its lines.
     in_comments = [bool(unit.groups & COMMENT_BOXES) for unit in units] if "comments" not in passes else None
     if in_comments and any(in_comments):
-        units = [
-            unit._replace(groups=unit.groups & ~COMMENT_BOXES, boxes=_without_comment_words(unit.boxes)) if inside else unit
-            for unit, inside in zip(units, in_comments)
-        ]
+        units = [unit._replace(groups=unit.groups & ~COMMENT_BOXES) if inside else unit for unit, inside in zip(units, in_comments)]
     if second is not None:
         kept, known = decide_twice(units, lexicon, svm, second, settings.beta, feature_set, timer, settings.threshold)
     else:
@@ -136,10 +126,6 @@ def denoise(
     else:
         scores = unit_values(units, lexicon, svm, feature_set, timer, known)
     return [_decision(*each) for each in zip(units, kept, by_pass, scores)]
-
-
-def _without_comment_words(boxes: str) -> str:
-    return " ".join(word for word in boxes.split() if word not in COMMENT_WORDS)
 
 
 def _keep(

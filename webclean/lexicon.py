@@ -19,7 +19,6 @@ the line lexicon keeps the value its keys were counted with, and reads lines wit
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -103,35 +102,21 @@ def line_keys(text: str, key_tokens: int = LexiconConfig.line_key_tokens) -> lis
     return keys
 
 
-# A key of the box lexicon: this, then a word of a line's boxes (boxes.box_words).
-BOX_KEY = "@"
-
-
-def box_keys(boxes: str) -> list[str]:
-    """The box lexicon's keys of a line whose boxes' words are ``boxes`` (Unit.boxes)."""
-    return [BOX_KEY + word for word in boxes.split()]
-
-
 @dataclass
 class LineCounts:
-    """n and h of each line key (:func:`line_keys` of ``key_tokens``) and box key
-    (:func:`box_keys`), and on how many sites it was noise."""
+    """n and h of each line key (:func:`line_keys` of ``key_tokens``), and on how many
+    sites it was noise."""
 
     noise: Counter[str] = field(default_factory=Counter)
     content: Counter[str] = field(default_factory=Counter)
     noise_sites: Counter[str] = field(default_factory=Counter)
     key_tokens: int = LexiconConfig.line_key_tokens
 
-    def add_site(
-        self, noise_texts: Iterable[str], content_texts: Iterable[str], noise_boxes: Iterable[str] = (), content_boxes: Iterable[str] = ()
-    ) -> None:
-        """The noise and content lines of one site's pages (a site counted once): their
-        texts, and the words of their boxes (Unit.boxes)."""
+    def add_site(self, noise_texts: Iterable[str], content_texts: Iterable[str]) -> None:
+        """The noise and content lines of one site's pages (a site counted once)."""
         noise = Counter(key for text in noise_texts for key in line_keys(text, self.key_tokens))
-        noise.update(key for boxes in noise_boxes for key in box_keys(boxes))
         self.noise.update(noise)
         self.content.update(key for text in content_texts for key in line_keys(text, self.key_tokens))
-        self.content.update(key for boxes in content_boxes for key in box_keys(boxes))
         self.noise_sites.update(noise.keys())
 
 
@@ -145,29 +130,12 @@ def build_line_lexicon(counts: LineCounts, config: LexiconConfig) -> dict[str, f
     chosen = [
         (n / (h + 1), key)
         for key, n in counts.noise.items()
-        if not key.startswith(BOX_KEY)
-        and counts.noise_sites[key] >= config.line_sites
+        if counts.noise_sites[key] >= config.line_sites
         and n + (h := counts.content.get(key, 0)) >= config.min_count
         and n / (n + h) >= config.line_alpha
     ]
     chosen.sort(key=lambda item: (-item[0], item[1]))
     return {key: weight for weight, key in chosen[: config.max_lines]}
-
-
-def build_box_lexicon(counts: LineCounts, config: LexiconConfig) -> dict[str, float]:
-    """The words of boxes (box keys) seen ``config.box_count`` times at least, and as
-    noise on ``config.line_sites`` sites, weighted log((n + 1) / (h + 1)): above 0 for
-    a word that names boxes of noise, below for one of main text; the ``max_boxes``
-    most seen."""
-    chosen = [
-        (n + h, key[len(BOX_KEY) :], math.log((n + 1) / (h + 1)))
-        for key, n in counts.noise.items()
-        if key.startswith(BOX_KEY)
-        and counts.noise_sites[key] >= config.line_sites
-        and n + (h := counts.content.get(key, 0)) >= config.box_count
-    ]
-    chosen.sort(key=lambda item: (-item[0], item[1]))
-    return {word: round(weight, 6) for _, word, weight in chosen[: config.max_boxes]}
 
 
 @dataclass(frozen=True)
@@ -180,7 +148,6 @@ class NoiseLexicon:
     lines: Mapping[str, float] = field(default_factory=dict)  # the line lexicon (line_keys)
     # The tokens of a whole line's key that ``lines`` was counted with: a line is read with them.
     line_key_tokens: int = LexiconConfig.line_key_tokens
-    boxes: Mapping[str, float] = field(default_factory=dict)  # the box lexicon (build_box_lexicon)
 
     # Built on first use from the fields, and not sent with them: the Spark job
     # broadcasts the model, and an automaton does not pickle.
@@ -262,16 +229,6 @@ class NoiseLexicon:
                 out.append(max((get(key, 0.0) for key in line_keys(text, key_tokens)), default=0.0))
         return out
 
-    def box_indices(self, boxes: Iterable[str]) -> list[tuple[float, float]]:
-        """For each line's boxes' words (Unit.boxes), the highest and the lowest weight
-        of those in the box lexicon (0, 0 where none is)."""
-        get = self.boxes.get
-        out: list[tuple[float, float]] = []
-        for words in boxes:
-            found = [weight for word in words.split() if (weight := get(word)) is not None]
-            out.append((max(found), min(found)) if found else (0.0, 0.0))
-        return out
-
     def mark_indices(self, marks: Iterable[Sequence[str]], ends_sentence: Iterable[bool]) -> list[float]:
         """S of each text whose marks (tokenize.marks_of) and sentence end are known."""
         get = self.marks.get
@@ -309,7 +266,6 @@ class NoiseLexicon:
             "stopwords": sorted(self.stopwords),
             # Only where there are some: a model without them keeps its version.
             **({"lines": dict(sorted(self.lines.items())), "line_key_tokens": self.line_key_tokens} if self.lines else {}),
-            **({"boxes": dict(sorted(self.boxes.items()))} if self.boxes else {}),
         }
 
     @classmethod
@@ -321,7 +277,6 @@ class NoiseLexicon:
             lines={str(k): float(v) for k, v in data.get("lines", {}).items()},
             # A model saved before the key was kept read its lines with the default.
             line_key_tokens=int(data.get("line_key_tokens", LexiconConfig.line_key_tokens)),
-            boxes={str(k): float(v) for k, v in data.get("boxes", {}).items()},
         )
 
 
@@ -345,7 +300,6 @@ def build_lexicon(counts: TermCounts, config: LexiconConfig, lines: LineCounts |
         stopwords=select_stopwords(counts, config.stopwords),
         lines=build_line_lexicon(lines, config) if lines is not None else {},
         line_key_tokens=config.line_key_tokens,
-        boxes=build_box_lexicon(lines, config) if lines is not None else {},
     )
 
 

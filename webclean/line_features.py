@@ -14,7 +14,6 @@ from itertools import accumulate, islice, repeat
 import numpy as np
 from lxml import etree
 
-from webclean.boxes import box_words
 from webclean.config import LinesConfig
 from webclean.lexicon import NoiseLexicon
 from webclean.segment import ANCESTOR_GROUPS, CELLS, IN_RELATED, LIST_ITEMS, RELATED_NAME, REVIEWS_BIT, Line, related_boxes
@@ -68,10 +67,7 @@ _STRUCTURE_NAMES = (
     "furniture", "names_related_box", "in_related_box", "is_copy", "is_code", "past_core", "post_text", "post_rest",
     "log_link_run", "log_section_text",
 )  # fmt: skip
-# The box lexicon's highest and lowest weights of the words that name the line's
-# nearest boxes (boxes.box_words, NoiseLexicon.box_indices): learned names of boxes.
-_BOX_NAMES = ("box_noise_max", "box_noise_min")
-RICH_FEATURE_NAMES = (*SVM_FEATURE_NAMES, *_SHAPE_NAMES, *_GROUP_NAMES, "log_line_noise", *_STRUCTURE_NAMES, *_BOX_NAMES)
+RICH_FEATURE_NAMES = (*SVM_FEATURE_NAMES, *_SHAPE_NAMES, *_GROUP_NAMES, "log_line_noise", *_STRUCTURE_NAMES)
 
 
 _ADDRESS_RE = re.compile(r"www\.|https?:|@|\.com\b|\.org\b")
@@ -121,7 +117,6 @@ _UNIT_COLUMN_NAMES = (
 )
 _TEXT_COLUMNS = [RICH_FEATURE_NAMES.index(name) for name in _TEXT_COLUMN_NAMES]
 _UNIT_COLUMNS = [RICH_FEATURE_NAMES.index(name) for name in _UNIT_COLUMN_NAMES]
-_BOX_COLUMNS = [RICH_FEATURE_NAMES.index(name) for name in _BOX_NAMES]
 
 
 def rich_rows(units: Sequence[Unit], texts: Sequence[str], lexicon: NoiseLexicon) -> np.ndarray:
@@ -164,7 +159,6 @@ def rich_rows(units: Sequence[Unit], texts: Sequence[str], lexicon: NoiseLexicon
     if n:
         out[:, _TEXT_COLUMNS] = _text_columns(texts, lexicon)
         out[:, _UNIT_COLUMNS] = _unit_columns(units)
-        out[:, _BOX_COLUMNS] = lexicon.box_indices([unit.boxes for unit in units])
     return out
 
 
@@ -307,7 +301,6 @@ def line_units(
         ),
         link_run=link_runs(kinds, lengths, settings.long_line),
         section_text=section_text(kinds, lengths, ratios),
-        boxes=box_words(owners),
     )
 
 

@@ -78,20 +78,17 @@ def label_page(page: Page, config: Config) -> LabelledPage:
 
 
 def count_lines(pages: Iterable[LabelledPage], key_tokens: int = LexiconConfig.line_key_tokens) -> LineCounts:
-    """The line and box lexicons' counts (lexicon.LineCounts, line keys of ``key_tokens``)
-    over labelled pages, a site at a time."""
-    by_site: dict[str, tuple[list[Unit], list[Unit]]] = {}
+    """The line lexicon's counts (lexicon.LineCounts, keys of ``key_tokens``) over
+    labelled pages, a site at a time."""
+    by_site: dict[str, tuple[list[str], list[str]]] = {}
     for page in pages:
         noise, content = by_site.setdefault(page.site or page.page_id, ([], []))
         for item in page.units:
             if item.label != MIXED:
-                (noise if item.label == NOISE else content).append(item.unit)
+                (noise if item.label == NOISE else content).append(item.unit.text)
     counts = LineCounts(key_tokens=key_tokens)
     for site in sorted(by_site):
-        noise, content = by_site[site]
-        counts.add_site(
-            [u.text for u in noise], [u.text for u in content], [u.boxes for u in noise], [u.boxes for u in content]
-        )
+        counts.add_site(*by_site[site])
     return counts
 
 

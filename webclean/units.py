@@ -73,9 +73,6 @@ class Unit(NamedTuple):
     # (its section: from a heading to the next; line_features.section_text): a heading
     # over a list of links heads little text, one over paragraphs much.
     section_text: int = 0
-    # The words of the class and id of the line's nearest named boxes, space-separated
-    # (boxes.box_words): the box lexicon weighs them.
-    boxes: str = ""
 
     @property
     def is_sample(self) -> bool:

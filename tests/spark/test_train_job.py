@@ -28,7 +28,7 @@ from webclean.config import Config  # noqa: E402
 from webclean.datasets import read_pages  # noqa: E402
 from webclean.extract import extract  # noqa: E402
 from webclean.features import feature_matrix  # noqa: E402
-from webclean.lexicon import build_box_lexicon, build_lexicon, build_line_lexicon  # noqa: E402
+from webclean.lexicon import build_lexicon, build_line_lexicon  # noqa: E402
 from webclean.model import Model, save_model  # noqa: E402
 from webclean.result import Status  # noqa: E402
 from webclean.spark.extract_job import ExtractJob, partition_path, run_extract  # noqa: E402
@@ -144,13 +144,11 @@ def test_the_distributed_word_count_equals_the_driver_count(spark, pages):
     assert all(distributed.content[key] == lines.content[key] for key in lines.noise)
     one_site = config.with_overrides(["lexicon.line_sites=1"]).lexicon
     assert build_line_lexicon(distributed, one_site) == build_line_lexicon(lines, one_site) != {}
-    few = config.with_overrides(["lexicon.line_sites=1", "lexicon.box_count=2"]).lexicon
-    assert build_box_lexicon(distributed, few) == build_box_lexicon(lines, few) != {}
 
 
 @pytest.mark.parametrize("method", ["svm", "paper"])
 def test_spark_training_gives_the_single_machine_model(spark, pages, method):
-    config = small_config(method)
+    config = small_config(method).with_overrides(["classifier.second_trees=5", "classifier.second_folds=2"])
     paths = [pages["b"], pages["a"]]
     sources = [p.name for p in paths]
     expected, expected_report = train(read_pages(paths), config, sources=sources)

@@ -30,7 +30,6 @@ from webclean.lexicon import (
     LineCounts,
     NoiseLexicon,
     TermCounts,
-    box_keys,
     build_lexicon,
     is_stopword_candidate,
     line_keys,
@@ -113,13 +112,13 @@ def _add_pairs(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
 
 
 def _line_terms(page: LabelledPage, key_tokens: int) -> Iterator[tuple[tuple[str, str], tuple[int, int]]]:
-    """((line or box key, site), (n, h)) for each key (line keys of ``key_tokens``) of each content or noise unit."""
+    """((line key, site), (n, h)) for each key (of ``key_tokens``) of each content or noise unit."""
     site = page.site or page.page_id
     for item in page.units:
         if item.label == MIXED:
             continue
         pair = (1, 0) if item.label == NOISE else (0, 1)
-        for key in (*line_keys(item.unit.text, key_tokens), *box_keys(item.unit.boxes)):
+        for key in line_keys(item.unit.text, key_tokens):
             yield (key, site), pair
 
 
