@@ -4,14 +4,18 @@ first stage's values of it, its neighbours and its page."""
 import numpy as np
 import pytest
 
+from webclean import extract
 from webclean.classifier import TreeEnsemble
 from webclean.config import Config, DenoiseConfig
+from webclean.datasets import Page
 from webclean.denoise import DROPPED, KEPT, denoise
+from webclean.explain import explain
 from webclean.lexicon import NoiseLexicon
 from webclean.line_features import RICH_FEATURE_NAMES
 from webclean.model import load_model, save_model
 from webclean.second_stage import CONTEXT_NAMES, context_columns, stage_rows
 from webclean.text import text_length
+from webclean.training import train
 from webclean.units import Unit
 
 WIDTH = len(RICH_FEATURE_NAMES)
@@ -113,9 +117,6 @@ def test_the_second_stage_decides_and_the_first_stage_only_informs_it():
 
 
 def test_a_trained_model_carries_its_second_stage_through_save_and_load(tmp_path):
-    from webclean.datasets import Page
-    from webclean.training import train
-
     article = "".join(f"<p>Paragraph {k} of the story tells what happened in the town, at length and in order.</p>" for k in range(6))
     menu = "".join(f'<li><a href="/s{k}">Section {k}</a></li>' for k in range(6))
     pages = [
@@ -138,3 +139,9 @@ def test_a_trained_model_carries_its_second_stage_through_save_and_load(tmp_path
     assert loaded.second.decision_function(X).tolist() == model.second.decision_function(X).tolist()
     without = train(pages, config.with_overrides(["classifier.second_trees=0"]))[0]
     assert without.second is None
+    # Extraction reads the loaded model's second stage: its decision values are the second stage's.
+    page = pages[0].html
+    assert "Paragraph 3 of the story" in extract(page, config=config, model=loaded).text
+    values = [unit.decision for unit in explain(page, config=config, model=loaded).units if unit.decision is not None]
+    first_only = [unit.decision for unit in explain(page, config=config, model=without).units if unit.decision is not None]
+    assert len(values) == len(first_only) > 0 and values != first_only
