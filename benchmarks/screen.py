@@ -2,7 +2,8 @@
 
     python benchmarks/screen.py \\
         --data ../shared/data/{cleaneval_zh,cwced_cleaneval,cwced_modern,readability,wcxb_dev,dragnet,gne_zh_dev}.jsonl.gz \\
-        build/weak/trafilatura.jsonl.gz --seeds 0 1 [--variants baseline,...] [--jobs 2] [--types]
+        build/weak/trafilatura.jsonl.gz --seeds 0 1 [--variants baseline,...] [--jobs 2] [--types] \\
+        [--set classifier.second_trees=150 ...]
 
 For each seed (``classifier.random_state``) it trains the models of
 ``webclean evaluate --leave-one-set-out`` (each set scored by a model that never saw
@@ -17,6 +18,10 @@ rest of their records dropped as such (``without:post_panels``); ``baseline`` is
 leave-one-set-out figures. A change to Step 1, the features or the training must be
 measured with the leave-one-set-out run itself (docs/quality.md, "How it is
 measured").
+
+``--set`` trains the held-out models with other settings, and decides with them: a
+model with a second stage (``classifier.second_trees`` above 0) is judged against its
+own first stage by ``without:second``.
 
 Prints, per variant, the mean over the seeds of each set's figure (token F1 for the
 full-gold sets, snippet F1 for a snippet set), its difference to the baseline, and the
@@ -136,8 +141,10 @@ def _outcome(page: Page, config: Config, model: Model) -> Outcome:
     return Outcome(page, located.units, model, block, located.story())
 
 
-def outcomes(paths: Sequence[str], seed: int) -> list[Outcome]:
-    config = Config(method=METHOD).with_overrides([f"classifier.random_state={seed}"])
+def outcomes(paths: Sequence[str], seed: int, overrides: Sequence[str] = ()) -> list[Outcome]:
+    """The scored pages as the held-out models of ``seed`` leave them, those models
+    trained with the settings ``overrides`` (``classifier.second_trees=150``)."""
+    config = Config(method=METHOD).with_overrides([*overrides, f"classifier.random_state={seed}"])
     result = []
     pages = list(read_pages(paths))
     dev = {id(page) for page in select(pages, "dev")}  # the judge split is never screened
@@ -163,10 +170,10 @@ def figures(results: list[Outcome], variant: Variant, config: Config, types: boo
     return out
 
 
-def _seed_figures(args: tuple[Sequence[str], int, Sequence[str], bool]) -> dict[str, dict[str, float]]:
-    paths, seed, names, types = args
-    results = outcomes(paths, seed)
-    config = Config(method=METHOD)
+def _seed_figures(args: tuple[Sequence[str], int, Sequence[str], bool, Sequence[str]]) -> dict[str, dict[str, float]]:
+    paths, seed, names, types, overrides = args
+    results = outcomes(paths, seed, overrides)
+    config = Config(method=METHOD).with_overrides(overrides)
     return {name: figures(results, variant(name), config, types) for name in names}
 
 
@@ -179,12 +186,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--types", action="store_true", help="a column for each page type of a set that names them")
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE",
+        help="a setting of the held-out models' training and of the decisions, as webclean's --set",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     names = ["baseline", *(n for n in args.variants.split(",") if n and n != "baseline")]
     unknown = [n for n in names if not _known(n)]
     if unknown:
         parser.error(f"unknown variants {unknown}: known {sorted(VARIANTS)}")
-    tasks = [(args.data, seed, names, args.types) for seed in args.seeds]
+    tasks = [(args.data, seed, names, args.types, args.set) for seed in args.seeds]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         per_seed = list(pool.map(_seed_figures, tasks))
     print(table(per_seed, names, args.seeds))

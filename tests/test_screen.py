@@ -114,3 +114,18 @@ def test_a_variant_of_only_some_passes_runs_those_in_the_specs_order():
     for unknown in ("only:no_such_pass", "no_such_variant"):
         with pytest.raises(KeyError):
             screen.variant(unknown)
+
+
+def test_settings_given_reach_the_held_out_models_and_the_decisions(monkeypatch):
+    asked = {}
+
+    def fake_outcomes(paths, seed, overrides=()):
+        asked["overrides"] = list(overrides)
+        return []
+
+    seen = []
+    monkeypatch.setattr(screen, "outcomes", fake_outcomes)
+    monkeypatch.setattr(screen, "figures", lambda results, variant, config, types=False: seen.append(config) or {})
+    screen._seed_figures((["set.jsonl.gz"], 0, ["baseline"], False, ["classifier.second_trees=7"]))
+    assert asked["overrides"] == ["classifier.second_trees=7"]
+    assert [config.classifier.second_trees for config in seen] == [7]
