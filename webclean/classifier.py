@@ -120,7 +120,7 @@ class SVMParams:
             "dual_coef": self.dual_coef,
         }
         if self.trees is not None:
-            arrays.update({_TREE_PREFIX + name: array for name, array in self.trees.arrays().items()})
+            arrays.update(self.trees.arrays(_TREE_PREFIX))
         return arrays
 
     def scalars(self) -> dict[str, Any]:
@@ -152,8 +152,9 @@ class SVMParams:
             dual_coef=np.asarray(arrays["dual_coef"], dtype=np.float64),
             trees=TreeEnsemble.from_data(
                 float(scalars["tree_baseline"]),
-                {name[len(_TREE_PREFIX) :]: array for name, array in arrays.items() if name.startswith(_TREE_PREFIX)},
+                arrays,
                 int(scalars.get("tree_width", arrays["support_vectors"].shape[1])),
+                _TREE_PREFIX,
             )
             if "tree_baseline" in scalars
             else None,
@@ -235,8 +236,10 @@ class TreeEnsemble:
             depth, reached = depth + 1, np.unique(np.concatenate([self.left[inner], self.right[inner]]))
         return depth
 
-    def arrays(self) -> dict[str, np.ndarray]:
-        return {
+    def arrays(self, prefix: str = "") -> dict[str, np.ndarray]:
+        """The arrays by name, each name after ``prefix`` (a model saves several ensembles
+        side by side)."""
+        named = {
             "feature": self.feature,
             "threshold": self.threshold,
             "left": self.left,
@@ -244,13 +247,14 @@ class TreeEnsemble:
             "value": self.value,
             "roots": self.roots,
         }
+        return {prefix + name: array for name, array in named.items()}
 
     @classmethod
-    def from_data(cls, baseline: float, arrays: Mapping[str, np.ndarray], width: int) -> TreeEnsemble:
-        """From saved arrays, checked: a corrupt model must fail on load, not index
-        out of bounds (or loop) in the middle of a job."""
-        ints = {name: np.asarray(arrays[name], dtype=np.intp) for name in ("feature", "left", "right", "roots")}
-        floats = {name: np.asarray(arrays[name], dtype=np.float64) for name in ("threshold", "value")}
+    def from_data(cls, baseline: float, arrays: Mapping[str, np.ndarray], width: int, prefix: str = "") -> TreeEnsemble:
+        """From saved arrays (:meth:`arrays` of the same ``prefix``), checked: a corrupt
+        model must fail on load, not index out of bounds (or loop) in the middle of a job."""
+        ints = {name: np.asarray(arrays[prefix + name], dtype=np.intp) for name in ("feature", "left", "right", "roots")}
+        floats = {name: np.asarray(arrays[prefix + name], dtype=np.float64) for name in ("threshold", "value")}
         size = len(floats["value"])
         if any(len(a) != size for a in (*floats.values(), ints["feature"], ints["left"], ints["right"])):
             raise ValueError("the tree arrays differ in length")

@@ -63,7 +63,7 @@ def save_model(model: Model | Any, directory: str | Path) -> Path:
     arrays = dict(model.svm.arrays())
     if model.second is not None:
         body["second"] = {"baseline": model.second.baseline, "width": model.second.width}
-        arrays.update({_SECOND_PREFIX + name: array for name, array in model.second.arrays().items()})
+        arrays.update(model.second.arrays(_SECOND_PREFIX))
     return write_model_directory(directory, body, arrays, model.metadata, FORMAT_VERSION)
 
 
@@ -74,8 +74,7 @@ def _second_stage(document: Mapping[str, Any], arrays: Mapping[str, np.ndarray])
     second = document.get("second")
     if second is None:
         return None
-    own = {name[len(_SECOND_PREFIX) :]: array for name, array in arrays.items() if name.startswith(_SECOND_PREFIX)}
-    return TreeEnsemble.from_data(float(second["baseline"]), own, int(second["width"]))
+    return TreeEnsemble.from_data(float(second["baseline"]), arrays, int(second["width"]), _SECOND_PREFIX)
 
 
 def load_model(directory: str | Path | None = None, method: str = "svm") -> Model | Any:

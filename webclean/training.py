@@ -299,8 +299,12 @@ def fit_sample(
     if uses_trees(config) and not np.array_equal(units, training_units(labels, chosen, config)):
         raise ValueError("the boosted trees need the feature rows of every labelled unit")
     held_out = None if keys is None else held_out_rows(keys[units])
-    rows = np.ones(len(units), dtype=bool)
-    classifier, params = _fit_first(X, labels[units], np.searchsorted(units, chosen), rows, weights, held_out, config, report)
+    # Per row of X: its label, and the rows of the SVM's sample.
+    row_labels, sample_rows = labels[units], np.searchsorted(units, chosen)
+    classifier, params = _fit_first(X, row_labels, sample_rows, np.ones(len(units), dtype=bool), weights, held_out, config)
+    if params.trees is not None:
+        report.tree_rows = int((row_labels != MIXED).sum())
+        report.trees = len(params.trees.roots)
     second = None
     if uses_second(config):
         folds = site_folds(units, pages, sites, config.classifier.second_folds)
@@ -308,11 +312,11 @@ def fit_sample(
         for fold in range(config.classifier.second_folds):
             out = folds == fold
             if out.any() and not out.all():
-                _, fold_params = _fit_first(X, labels[units], np.searchsorted(units, chosen), ~out, weights, held_out, config)
+                _, fold_params = _fit_first(X, row_labels, sample_rows, ~out, weights, held_out, config)
                 first[out] = fold_params.decision_function(X[out])
             elif out.any():
                 first[out] = params.decision_function(X[out])
-        second = fit_second(X, first, labels[units], None if pages is None else pages[units], weights, held_out, config)
+        second = fit_second(X, first, row_labels, None if pages is None else pages[units], weights, held_out, config)
         report.second_trees = len(second.roots)
     report.samples_per_class = len(chosen) // 2
     report.training_samples = len(chosen)
@@ -332,7 +336,6 @@ def _fit_first(
     weights: np.ndarray | None,
     held_out: np.ndarray | None,
     config: Config,
-    report: TrainReport | None = None,
 ) -> tuple[TagClassifier, SVMParams]:
     """The first stage fitted on the ``rows`` of X (a boolean per row; ``labels``,
     ``weights`` and ``held_out`` are per row too): the SVM on the rows of the sample
@@ -343,17 +346,27 @@ def _fit_first(
     classifier = fit_classifier(X[picked, : SVM_WIDTHS[feature_set]], labels[picked], config)
     params = classifier.params_
     if uses_trees(config):
-        c = config.classifier
-        labelled = rows & (labels != MIXED)
-        trees = fit_trees(
-            X[labelled], labels[labelled], None if weights is None else weights[labelled], c.trees, c.tree_leaves,
-            c.tree_rate, c.random_state, c.tree_depth, None if held_out is None else held_out[labelled],
-        )  # fmt: skip
-        params = replace(params, trees=trees, tree_weight=c.tree_weight)
-        if report is not None:
-            report.tree_rows = int(labelled.sum())
-            report.trees = len(trees.roots)
+        trees = _fit_trees_on(X, labels, rows & (labels != MIXED), weights, held_out, config.classifier.trees, config)
+        params = replace(params, trees=trees, tree_weight=config.classifier.tree_weight)
     return classifier, params
+
+
+def _fit_trees_on(
+    X: np.ndarray,
+    labels: np.ndarray,
+    rows: np.ndarray,
+    weights: np.ndarray | None,
+    held_out: np.ndarray | None,
+    trees: int,
+    config: Config,
+) -> TreeEnsemble:
+    """At most ``trees`` boosted trees of ``[classifier]``'s shape on the ``rows`` of X
+    (a boolean per row; ``labels``, ``weights`` and ``held_out`` are per row too)."""
+    c = config.classifier
+    return fit_trees(
+        X[rows], labels[rows], None if weights is None else weights[rows], trees, c.tree_leaves,
+        c.tree_rate, c.random_state, c.tree_depth, None if held_out is None else held_out[rows],
+    )  # fmt: skip
 
 
 def uses_second(config: Config) -> bool:
@@ -383,13 +396,8 @@ def fit_second(
     """The second stage (second_stage.py) on the rows X of every unit of the pages, in
     document order, with the first stage's held-out decision values ``first``: trees
     on the labelled rows, weighted as the first stage's."""
-    c = config.classifier
     rows = stage_rows(X, first, pages)
-    labelled = labels != MIXED
-    return fit_trees(
-        rows[labelled], labels[labelled], None if weights is None else weights[labelled], c.second_trees, c.tree_leaves,
-        c.tree_rate, c.random_state, c.tree_depth, None if held_out is None else held_out[labelled],
-    )  # fmt: skip
+    return _fit_trees_on(rows, labels, labels != MIXED, weights, held_out, config.classifier.second_trees, config)
 
 
 def with_metadata(model: Model, report: TrainReport, sources: Sequence[str]) -> Model:
