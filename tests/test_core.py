@@ -64,6 +64,15 @@ def compiled_lines(container: etree._Element, lines: LinesConfig | None = None) 
     return _core.segment(container, segment_module._RULES, lines or LinesConfig())
 
 
+def lines_both_ways(container: etree._Element, lines: LinesConfig | None = None) -> list:
+    """The Python walk's lines under ``lines`` (the defaults where None), asserted to
+    be the compiled walk's, which reads the tree itself (it hands nothing back to Python)."""
+    compiled, python = both(segment, container) if lines is None else both(segment, container, lines)
+    assert compiled_lines(container, lines) is not None
+    assert compiled == python
+    return python
+
+
 def _page_body(data: bytes) -> etree._Element:
     root = parse_html(data)
     drop_hidden(root)
@@ -98,9 +107,7 @@ PAGES = {
 @pytest.mark.parametrize("name", sorted(PAGES))
 def test_segment_gives_the_python_lines(name):
     body = _page_body(f"<html><body>{PAGES[name]}</body></html>".encode())
-    compiled, python = both(segment, body)
-    assert compiled_lines(body) is not None
-    assert compiled == python
+    lines_both_ways(body)
 
 
 @needs_core
@@ -128,9 +135,7 @@ def test_segment_of_an_inner_element_counts_its_ancestors():
         "<form><textarea></textarea>typed</form></span></div></body></html>"
     )
     for container in root.iter("span", "form", "i"):
-        compiled, python = both(segment, container)
-        assert compiled_lines(container) is not None
-        assert compiled == python
+        python = lines_both_ways(container)
         assert python[0].level == sum(1 for _ in container.iterancestors())
 
 
@@ -143,9 +148,7 @@ def test_comments_and_their_tails_are_passed_over_as_iterwalk_does():
     pi = etree.ProcessingInstruction("php", "echo 1")
     pi.tail = "pi tail"
     body.find("div").append(pi)
-    compiled, python = both(segment, body)
-    assert compiled_lines(body) is not None
-    assert compiled == python
+    python = lines_both_ways(body)
     assert "its tail" not in " ".join(line.text for line in python)
 
 
@@ -157,9 +160,7 @@ def test_names_in_a_namespace_and_many_tags():
     for k in range(300):  # more distinct names than the walk keeps at hand
         etree.SubElement(body, f"x-tag{k}").text = f"custom {k}"
         etree.SubElement(body, "div" if k % 2 else "span").text = "between"
-    compiled, python = both(segment, body)
-    assert compiled_lines(body) is not None
-    assert compiled == python
+    lines_both_ways(body)
 
 
 @needs_core
@@ -170,9 +171,7 @@ def test_a_deep_tree():
         node = etree.SubElement(node, "div" if k % 3 else "a")
         node.text = f"level {k} "
         node.tail = "tail"
-    compiled, python = both(segment, body)
-    assert compiled_lines(body) is not None
-    assert compiled == python
+    lines_both_ways(body)
 
 
 @needs_core
@@ -219,9 +218,7 @@ def _trees(draw: st.DrawFn, depth: int = 0) -> etree._Element:
 def test_segment_gives_the_python_lines_of_any_tree(tree):
     body = etree.Element("body")
     body.append(tree)
-    compiled, python = both(segment, body)
-    assert compiled_lines(body) is not None
-    assert compiled == python
+    lines_both_ways(body)
 
 
 # What segment reads of its settings (config.LinesConfig), each with a page whose lines a
@@ -248,9 +245,7 @@ def test_segment_reads_a_setting_as_the_python_walk_does(name):
     body = _page_body(f"<html><body>{page}</body></html>".encode())
     chosen = LinesConfig(**{name: value})
     assert getattr(LinesConfig(), name) != value
-    compiled, python = both(segment, body, chosen)
-    assert compiled_lines(body, chosen) is not None
-    assert compiled == python
+    python = lines_both_ways(body, chosen)
     assert python != segment(body), "the value changes no line of the page"
 
 
@@ -268,9 +263,7 @@ def test_segment_reads_a_setting_as_the_python_walk_does(name):
 def test_segment_gives_the_python_lines_of_any_tree_under_any_settings(tree, lines):
     body = etree.Element("body")
     body.append(tree)
-    compiled, python = both(segment, body, lines)
-    assert compiled_lines(body, lines) is not None
-    assert compiled == python
+    lines_both_ways(body, lines)
 
 
 # --- segment._attr_marks ------------------------------------------------------------------
