@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib.util
 import os
 import re
 import shutil
@@ -34,12 +33,12 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+# Run as a script: the tree above holds benchmarks.* and, unless one is installed or on
+# PYTHONPATH (which come first), webclean.
 ROOT = Path(__file__).resolve().parents[1]
-if importlib.util.find_spec("webclean") is None:
-    sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.append(str(ROOT))
 
-from speed import load_pages  # noqa: E402
+from benchmarks.speed_pages import load_pages
 
 # Run in a process with PYTHONPATH at a tree: the pages are files named 0, 1, … in the
 # directory given; the process says which webclean it imported, then extracts.

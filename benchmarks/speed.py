@@ -46,45 +46,26 @@ default, to see what that costs.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import cProfile
-import ctypes
-import gc
-import importlib.util
-import io
 import os
-import platform
-import pstats
-import resource
 import statistics
-import subprocess
 import sys
 import time
-import tracemalloc
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 
-# Run as a script: use webclean as installed or on PYTHONPATH, else the tree above.
+# Run as a script: the tree above holds benchmarks.* and, unless one is installed or on
+# PYTHONPATH (which come first), webclean.
 ROOT = Path(__file__).resolve().parents[1]
-if importlib.util.find_spec("webclean") is None:
-    sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT))
 
-from quality import quiet  # the sibling script: the same silencing of the peers' logging
-
-from webclean.datasets import read_pages  # noqa: E402
+from benchmarks.extractors import quiet  # the same silencing of the peers' logging as quality.py's
+from benchmarks.machine import load_average, machine, machine_table, maxrss_mib
+from benchmarks.speed_breakdown import MemoryReport, StageReport, memory, memory_table, profile, stage_breakdown, stage_table
+from benchmarks.speed_pages import BenchPage, load_pages
 
 DEFAULT_LIMIT = 100
-
-
-@dataclass(frozen=True)
-class BenchPage:
-    id: str
-    source: str
-    html: str  # as the data file has it: what the str-taking extractors get
-    data: bytes  # its UTF-8 bytes: what webclean-bytes gets, as from a crawl
 
 
 # --- extractors --------------------------------------------------------------
@@ -175,119 +156,6 @@ def build(names: Sequence[str]) -> dict[str, Run]:
     return runs
 
 
-
-
-# --- pages -------------------------------------------------------------------
-
-
-def load_pages(specs: Sequence[str], limit: int) -> list[BenchPage]:
-    """The first pages of each file: ``path`` takes ``limit`` of them, ``path:N`` N."""
-    pages: list[BenchPage] = []
-    for spec in specs:
-        path, count = _split_spec(spec, limit)
-        for _, page in zip(range(count), read_pages([path])):
-            # "replace": a lone surrogate from the JSON cannot be in a response body.
-            data = page.html.encode("utf-8", "replace")
-            pages.append(BenchPage(page.id, page.source, page.html, data))
-    return pages
-
-
-def _split_spec(spec: str, limit: int) -> tuple[str, int]:
-    path, _, count = spec.rpartition(":")
-    if path and count.isdigit():
-        return path, int(count)
-    return spec, limit
-
-
-# --- the machine -------------------------------------------------------------
-
-
-def machine() -> dict[str, str]:
-    import lxml
-    import numpy
-    from lxml import etree
-
-    cpu = "unknown"
-    with contextlib.suppress(OSError), open("/proc/cpuinfo", encoding="utf-8") as handle:
-        cpu = next((line.split(":", 1)[1].strip() for line in handle if line.startswith("model name")), cpu)
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return {
-        "CPU": cpu,
-        "cores": f"{os.cpu_count()} ({usable} usable by this process)",
-        "memory": _memory_total(),
-        "OS": f"{platform.system()} {platform.release()}",
-        "Python": f"{platform.python_implementation()} {platform.python_version()}",
-        "webclean": _webclean_version(),
-        "webclean core": _webclean_core(),
-        "lxml": f"{lxml.__version__} (libxml2 {'.'.join(map(str, etree.LIBXML_VERSION))})",
-        "numpy": numpy.__version__,
-        "BLAS": _blas_threads(),
-        "peers": ", ".join(_versions(("trafilatura", "resiliparse", "readability-lxml", "jieba"))),
-    }
-
-
-def _webclean_version() -> str:
-    """The package version and, for a checkout, its commit (``-dirty``: edited since)."""
-    import webclean
-
-    where = Path(webclean.__file__).resolve().parents[1]
-    try:
-        described = subprocess.run(
-            ["git", "-C", str(where), "describe", "--always", "--dirty"], capture_output=True, text=True, timeout=10, check=True
-        ).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        described = "not a git checkout"
-    return f"{webclean.__version__} ({described})"
-
-
-def _webclean_core() -> str:
-    """Which core webclean-bytes and webclean-str run (webclean-python: the Python path)."""
-    from webclean import core
-
-    if core.compiled is not None:
-        return "compiled (webclean/_core.pyx)"
-    chosen = os.environ.get(core.PURE_VARIABLE, "") not in ("", "0")
-    return f"python ({core.PURE_VARIABLE}={os.environ[core.PURE_VARIABLE]})" if chosen else "python (the extension is not built)"
-
-
-def _blas_threads() -> str:
-    """numpy's BLAS may run a product on several threads, and process time adds them up."""
-    try:
-        from threadpoolctl import threadpool_info
-    except ImportError:
-        return "unknown (no threadpoolctl); OPENBLAS_NUM_THREADS=" + os.environ.get("OPENBLAS_NUM_THREADS", "unset")
-    pools = [
-        f"{pool['internal_api']} {pool.get('architecture', '')} kernels, threads {pool['num_threads']}"
-        for pool in threadpool_info()
-        if pool.get("user_api") == "blas"
-    ]
-    coretype = os.environ.get("OPENBLAS_CORETYPE")
-    return ", ".join(pools + ([f"OPENBLAS_CORETYPE={coretype}"] if coretype else [])) or "none loaded"
-
-
-def _memory_total() -> str:
-    with contextlib.suppress(OSError, ValueError), open("/proc/meminfo", encoding="utf-8") as handle:
-        kib = int(handle.readline().split()[1])
-        return f"{kib / 2**20:.1f} GiB"
-    return "unknown"
-
-
-def _versions(packages: Sequence[str]) -> Iterator[str]:
-    from importlib.metadata import PackageNotFoundError, version
-
-    for package in packages:
-        with contextlib.suppress(PackageNotFoundError):
-            yield f"{package} {version(package)}"
-
-
-def load_average() -> str:
-    return " / ".join(f"{x:.2f}" for x in os.getloadavg()) + " (1 / 5 / 15 min)"
-
-
-def maxrss_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
-
-
 # --- interleaved timing ------------------------------------------------------
 
 
@@ -331,169 +199,6 @@ def timed_pass(runs: dict[str, Run], pages: Sequence[BenchPage], number: int) ->
             result.wall[name] += wall
             result.by_source[name, page.source] += cpu
     return result
-
-
-# --- webclean stage by stage -------------------------------------------------
-
-# The recipe's stages (webclean/extract.py), in its order, as the tables name them.
-STAGES = {
-    "decode": "decode",
-    "parse": "parse",
-    "title": "title+lang",
-    "segment": "segment",
-    "locate": "locate",
-    "features": "features",
-    "classify": "classify",
-    "denoise": "denoise (rest)",
-    "metadata": "metadata",
-    "method": "method",
-    "language": "detect language",
-}
-
-
-@dataclass
-class StageReport:
-    per_pass: list[dict[str, float]]  # seconds per stage, summed over the pages, per pass
-    timed_per_pass: list[float]  # webclean.extract(bytes, timer=...) on the pages, per pass
-    extract_per_pass: list[float]  # webclean.extract(bytes) on the same pages, alternating
-    pages: int
-
-
-def stage_breakdown(pages: Sequence[BenchPage], reps: int) -> StageReport:
-    """webclean.extract on each page with the library's stage timer, and without it."""
-    from webclean.extract import extract
-    from webclean.timing import StageTimer
-
-    timer = StageTimer()
-    per_pass, timed_per_pass, extract_per_pass = [], [], []
-    for number in range(reps):
-        timer.reset()
-        timed_total = extract_total = 0.0
-        for i, page in enumerate(pages):
-            first_extract = (i + number) % 2 == 0
-            data = page.data
-            if first_extract:
-                extract_total += _cpu(partial(extract, data))
-            timed_total += _cpu(partial(extract, data, timer=timer))
-            if not first_extract:
-                extract_total += _cpu(partial(extract, data))
-        per_pass.append(dict(timer.seconds))
-        timed_per_pass.append(timed_total)
-        extract_per_pass.append(extract_total)
-    return StageReport(per_pass, timed_per_pass, extract_per_pass, len(pages))
-
-
-def _cpu(function: Callable[[], object]) -> float:
-    start = time.process_time()
-    function()
-    return time.process_time() - start
-
-
-# --- memory ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class MemoryReport:
-    peaks: list[tuple[int, str, int]]  # tracemalloc peak of webclean.extract, page id, page bytes
-    trees: list[int]  # bytes libxml2 holds for the parsed tree of each page
-
-
-def _malloc_in_use() -> Callable[[], int] | None:
-    """glibc's count of malloc'd bytes in use, or None elsewhere.
-
-    libxml2 allocates the tree with malloc, which tracemalloc does not see; CPython's
-    small objects live in mmap'd arenas that this does not see, so the difference
-    around a parse is mostly the tree.
-    """
-
-    class MallInfo2(ctypes.Structure):
-        _fields_ = [
-            (name, ctypes.c_size_t)
-            for name in "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost".split()
-        ]
-
-    try:
-        mallinfo2 = ctypes.CDLL(None).mallinfo2
-    except (AttributeError, OSError):
-        return None
-    mallinfo2.restype = MallInfo2
-
-    def in_use() -> int:
-        info = mallinfo2()
-        return info.uordblks + info.hblkhd
-
-    return in_use
-
-
-def memory(pages: Sequence[BenchPage]) -> MemoryReport:
-    from webclean.decode import decode_html
-    from webclean.extract import extract
-    from webclean.parse import parse_html
-
-    peaks = []
-    tracemalloc.start()
-    try:
-        for page in pages:
-            gc.collect()
-            tracemalloc.reset_peak()
-            base = tracemalloc.get_traced_memory()[0]
-            result = extract(page.data)
-            peaks.append((tracemalloc.get_traced_memory()[1] - base, page.id, len(page.data)))
-            del result
-    finally:
-        tracemalloc.stop()
-    trees = []
-    in_use = _malloc_in_use()
-    if in_use is not None:
-        for page in pages:
-            text = decode_html(page.data).text
-            gc.collect()
-            before = in_use()
-            root = parse_html(text)
-            trees.append(in_use() - before)
-            del root
-    return MemoryReport(peaks, trees)
-
-
-# --- profile -----------------------------------------------------------------
-
-
-def profile(pages: Sequence[BenchPage], top: int) -> str:
-    """cProfile over one webclean-bytes pass: the ``top`` functions by own time."""
-    from webclean.extract import extract
-
-    profiler = cProfile.Profile()
-    profiler.enable()
-    for page in pages:
-        extract(page.data)
-    profiler.disable()
-    stats = pstats.Stats(profiler, stream=io.StringIO())
-    total = stats.total_tt  # type: ignore[attr-defined]
-    rows = sorted(stats.stats.items(), key=lambda item: item[1][2], reverse=True)[:top]  # type: ignore[attr-defined]
-    lines = [
-        f"cProfile, one pass of webclean.extract(bytes) over {len(pages)} pages: {total:.2f} s profiled "
-        "(cProfile inflates Python-level calls, not C work)",
-        "",
-        "| # | function | calls | own s | own % | cumulative s |",
-        "|---|---|---|---|---|---|",
-    ]
-    for rank, ((filename, line, name), (_, calls, own, cumulative, _)) in enumerate(rows, 1):
-        lines.append(f"| {rank} | `{_where(filename, line, name)}` | {calls} | {own:.3f} | {100 * own / total:.1f} | {cumulative:.3f} |")
-    return "\n".join(lines)
-
-
-def _where(filename: str, line: int, name: str) -> str:
-    if filename == "~":  # a built-in
-        return name
-    path = Path(filename)
-    parts = path.parts
-    if "webclean" in parts:
-        short = "/".join(parts[parts.index("webclean") :])
-    elif "site-packages" in parts:
-        short = "/".join(parts[parts.index("site-packages") + 1 :])
-    else:
-        short = path.name
-    return f"{short}:{line}({name})"
 
 
 # --- report ------------------------------------------------------------------
@@ -544,65 +249,6 @@ def source_table(passes: Sequence[Pass], pages: Sequence[BenchPage], names: Sequ
         cells = [f"{statistics.median(count / p.by_source[name, source] for p in passes):.1f}" for name in names]
         lines.append(f"| {source} | {count} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
-
-
-def stage_table(report: StageReport) -> str:
-    n = report.pages
-    names = [name for name in STAGES if any(name in p for p in report.per_pass)]
-    totals = {name: statistics.median(p.get(name, 0.0) for p in report.per_pass) for name in names}
-    total = statistics.median(sum(p.values()) for p in report.per_pass)
-    timed = statistics.median(report.timed_per_pass)
-    extract = statistics.median(report.extract_per_pass)
-    lines = ["| stage | ms/page | share |", "|---|---|---|"]
-    for name in names:
-        lines.append(f"| {STAGES[name]} | {1000 * totals[name] / n:.2f} | {100 * totals[name] / total:.1f} % |")
-    lines.append(f"| **total** (sum of stages) | **{1000 * total / n:.2f}** | 100 % |")
-    lines.append(f"| webclean.extract(bytes) with the timer | {1000 * timed / n:.2f} | |")
-    lines.append(f"| webclean.extract(bytes) without it, same pages, alternating | {1000 * extract / n:.2f} | |")
-    notes = [
-        "",
-        f"Median of {len(report.per_pass)} passes over {n} pages, timed by the library's own stage timer "
-        "(`extract(..., timer=StageTimer())`, webclean/timing.py). "
-        "segment is `page_lines` (drop_hidden and segment: the page's lines); "
-        "locate is `locate_units` on those lines (Step 1's locate_region, and line_units); "
-        "metadata is `page_metadata` (date and source); "
-        "features is the feature set's rows (features.FEATURE_SETS) "
-        "and classify `SVMParams.predict` (and `decision_function`, for the tail's lines) "
-        "inside `denoise`, whose other work (sentence splitting, the noise-filter loop, the passes) is denoise (rest).",
-    ]
-    return "\n".join(lines + notes)
-
-
-def memory_table(mem: MemoryReport | None, rss: Sequence[tuple[str, float]]) -> str:
-    maxrss = "Process ru_maxrss: " + "; ".join(f"{label} {value:.0f} MiB" for label, value in rss) + "."
-    if mem is None:
-        return maxrss
-    mib, peaks, trees = 2**20, mem.peaks, mem.trees
-    values = sorted(peak for peak, _, _ in peaks)
-    worst = max(peaks)
-    per_byte = statistics.median(peak / size for peak, _, size in peaks if size)
-    lines = [
-        "| measure | median | p90 | max |",
-        "|---|---|---|---|",
-        f"| tracemalloc peak per page (MiB) | {statistics.median(values) / mib:.2f} | {_quantile(values, 0.9) / mib:.2f} "
-        f"| {worst[0] / mib:.2f} ({worst[1]}, {worst[2] / mib:.2f} MiB of HTML) |",
-        f"| tracemalloc peak ÷ page bytes | {per_byte:.1f} | | |",
-    ]
-    if trees:
-        ordered = sorted(trees)
-        lines.append(
-            f"| libxml2 tree held after parse_html (MiB) | {statistics.median(ordered) / mib:.2f} "
-            f"| {_quantile(ordered, 0.9) / mib:.2f} | {ordered[-1] / mib:.2f} |"
-        )
-    return "\n".join([*lines, "", maxrss])
-
-
-def _quantile(ordered: Sequence[float], q: float) -> float:
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def machine_table(info: dict[str, str]) -> str:
-    return "\n".join(["| | |", "|---|---|", *(f"| {key} | {value} |" for key, value in info.items())])
 
 
 # --- main --------------------------------------------------------------------

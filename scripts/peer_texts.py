@@ -12,7 +12,7 @@ pages with a snippet gold get labels for their other units, pages without any go
 
 Input: JSON Lines of pages (the dev data's format; every field is kept) or WARC
 files, whose HTML responses are decoded as the extract job decodes them. The peers
-are the benchmark's adapters (benchmarks/quality.py), installed with the ``peers``
+are the benchmark's adapters (benchmarks/extractors.py), installed with the ``peers``
 extra; the library never imports them. Pages are read, extracted and written a batch
 at a time, so a night's crawl does not have to fit in memory.
 """
@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.quality import BUILDERS, PEERS, available, quiet  # noqa: E402
+from benchmarks.extractors import BUILDERS, PEERS, available, quiet  # noqa: E402
 from webclean.datasets import Page, jsonl_rows, set_name  # noqa: E402
 from webclean.decode import decode_html  # noqa: E402
 from webclean.warc import WarcPage, iter_warc  # noqa: E402
