@@ -39,6 +39,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
 from lxml import etree
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -47,7 +48,7 @@ from webclean.config import Config  # noqa: E402
 from webclean.datasets import Page, read_pages  # noqa: E402
 from webclean.denoise import denoise  # noqa: E402
 from webclean.evaluate import held_out_models  # noqa: E402
-from webclean.extract import classify_page, page_passes  # noqa: E402
+from webclean.extract import classify_page, decider, page_passes  # noqa: E402
 from webclean.metrics import Scoreboard, score_page  # noqa: E402
 from webclean.model import Model  # noqa: E402
 from webclean.registry import classifier_spec  # noqa: E402
@@ -68,6 +69,7 @@ class Outcome:
     model: Model
     block: etree._Element | None = None  # the located block's element
     story: bool = True  # whether the page says it is one story (metadata.is_story), for the pass items
+    type_probabilities: np.ndarray | None = None  # the page's type probabilities (extract.ClassifiedPage)
 
 
 @dataclass(frozen=True)
@@ -123,7 +125,7 @@ def kept_text(outcome: Outcome, variant: Variant, config: Config) -> str:
     passes = page_passes(variant.passes, config, outcome.page.url, outcome.block)  # a forum's page runs its own passes
     settings = replace(config.denoise, threshold=variant.threshold)
     decisions = denoise(
-        units, model.lexicon, model.svm, settings, model.feature_set, passes, variant.whole,
+        units, model.lexicon, decider(model, outcome.type_probabilities), settings, model.feature_set, passes, variant.whole,
         items_settings=config.items, lines_settings=config.lines, story=lambda: outcome.story,
         second=model.second if variant.second else None,
     )  # fmt: skip
@@ -138,7 +140,7 @@ def _outcome(page: Page, config: Config, model: Model) -> Outcome:
         return Outcome(page, [], model)
     located = classified.located
     block = None if located.block is None else located.block.element
-    return Outcome(page, located.units, model, block, located.story())
+    return Outcome(page, located.units, model, block, located.story(), classified.type_probabilities)
 
 
 def outcomes(paths: Sequence[str], seed: int, overrides: Sequence[str] = ()) -> list[Outcome]:

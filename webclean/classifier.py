@@ -15,7 +15,7 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -41,12 +41,21 @@ class SVMParams:
     # Method svm: trees whose log-odds, times tree_weight, join the SVM's decision value.
     trees: TreeEnsemble | None = None
     tree_weight: float = 0.0
+    # The columns of the page (page_type.py: its types' probabilities) that the trees read
+    # after a row's own, the same for every row of a page (OnPage).
+    page_columns: int = 0
 
-    def decision_function(self, X: np.ndarray) -> np.ndarray:
-        """Positive means content, as scikit-learn's SVC with classes (0, 1)."""
+    def decision_function(self, X: np.ndarray, page: np.ndarray | None = None) -> np.ndarray:
+        """Positive means content, as scikit-learn's SVC with classes (0, 1). ``page``:
+        the page's columns (``page_columns`` of them), appended to every row, where the
+        rows do not hold them already."""
         X = np.asarray(X, dtype=np.float64)
         if X.shape[0] == 0:
             return np.zeros(0)
+        if page is not None:
+            if len(page) != self.page_columns:
+                raise ValueError(f"{len(page)} columns of the page, but the trees read {self.page_columns}")
+            X = np.hstack([X, np.broadcast_to(np.asarray(page, dtype=np.float64), (len(X), self.page_columns))])
         # The SVM reads the row's first columns; the trees (method svm) may read more.
         Z = (X[:, : len(self.scale_min)] - self.scale_min) * self.scale_factor
         # In chunks: a page of 200,000 tags must not build a kernel matrix of gigabytes,
@@ -134,6 +143,8 @@ class SVMParams:
         if self.trees is not None:
             trees = self.trees
             scalars.update({"tree_weight": self.tree_weight, "tree_baseline": trees.baseline, "tree_width": trees.width})
+        if self.page_columns:
+            scalars["page_columns"] = self.page_columns
         return scalars
 
     @classmethod
@@ -159,10 +170,29 @@ class SVMParams:
             if "tree_baseline" in scalars
             else None,
             tree_weight=float(scalars.get("tree_weight", 0.0)),
+            page_columns=int(scalars.get("page_columns", 0)),
         )
 
 
 _TREE_PREFIX = "tree_"
+
+
+class Decider(Protocol):
+    """What decides a page's rows: an SVMParams, or an OnPage."""
+
+    def decision_function(self, X: np.ndarray) -> np.ndarray: ...
+
+
+@dataclass(frozen=True)
+class OnPage:
+    """A classifier on one page: its rows' decision values with the page's columns
+    (SVMParams.page_columns) given."""
+
+    svm: SVMParams
+    page: np.ndarray | None
+
+    def decision_function(self, X: np.ndarray) -> np.ndarray:
+        return self.svm.decision_function(X, self.page)
 
 
 @dataclass(frozen=True)
@@ -274,11 +304,14 @@ class TreeEnsemble:
         return cls(baseline=float(baseline), width=width, **ints, **floats)
 
     @classmethod
-    def from_sklearn(cls, model: Any) -> TreeEnsemble:
-        """From a fitted binary HistGradientBoostingClassifier on numeric features."""
-        if list(model.classes_) != [NOISE, CONTENT]:
+    def from_sklearn(cls, model: Any, column: int | None = None) -> TreeEnsemble:
+        """From a fitted binary HistGradientBoostingClassifier on numeric features, or
+        from one class's trees (``column``, its index in ``classes_``) of a multinomial one."""
+        if column is None and list(model.classes_) != [NOISE, CONTENT]:
             raise ValueError(f"unexpected classes {model.classes_!r}")
-        trees = [predictors[0].nodes for predictors in model._predictors]
+        if column is not None and len(model.classes_) < 3:
+            raise ValueError(f"{len(model.classes_)} classes: a multinomial model has 3 or more")
+        trees = [predictors[column or 0].nodes for predictors in model._predictors]
         sizes = np.asarray([len(nodes) for nodes in trees])
         starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
         nodes = np.concatenate(trees)
@@ -292,7 +325,7 @@ class TreeEnsemble:
             right=np.where(leaf, index, nodes["right"].astype(np.intp) + shift),
             value=np.where(leaf, nodes["value"], 0.0).astype(np.float64),
             roots=starts.astype(np.intp),
-            baseline=float(np.ravel(model._baseline_prediction)[0]),
+            baseline=float(np.ravel(model._baseline_prediction)[column or 0]),
             width=int(model.n_features_in_),
         )
 

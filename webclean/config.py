@@ -28,6 +28,8 @@ class ConfigError(ValueError):
 # "paper" and "svm" are the SVM method of Liang, Yang and Wei (2018; docs/method.md); the
 # others are the systems of the other source documents (docs/methods.md, webclean/methods/).
 METHODS = ("paper", "svm", "blocks", "ladom", "mlp")
+# The kinds of page the page type model tells apart (page_type.py), the seven of WCXB.
+PAGE_TYPES = ("article", "listing", "forum", "product", "documentation", "service", "collection")
 
 
 @dataclass(frozen=True)
@@ -349,6 +351,26 @@ class ItemsConfig:
 
 
 @dataclass(frozen=True)
+class PageTypeConfig:
+    """The page type model (page_type.py), trained with the classifier of method svm."""
+
+    trees: int = 200  # boosting rounds; 0 trains no page type model
+    min_pages: int = 3  # a word of the type lexicon counts when so many training pages hold it
+    unlabelled: str = "article"  # the type of a training page that names none ("" leaves it out)
+    # Method svm's trees read the page's type probabilities beside each line's features,
+    # learned from each training page's probabilities by a model of the other folds of sites.
+    features: bool = True
+    folds: int = 4
+
+    def validate(self) -> None:
+        _check_range("page_type.trees", self.trees, 0, 10**4)
+        _check_range("page_type.folds", self.folds, 2, 100)
+        _check_range("page_type.min_pages", self.min_pages, 1, 10**6)
+        if self.unlabelled not in ("", *PAGE_TYPES):
+            raise ConfigError(f"page_type.unlabelled must be one of {', '.join(PAGE_TYPES)} or empty, not {self.unlabelled!r}")
+
+
+@dataclass(frozen=True)
 class MetadataConfig:
     """The time of publication and the source of a page (metadata.py)."""
 
@@ -407,6 +429,7 @@ class Config:
     classifier: ClassifierConfig = field(default_factory=ClassifierConfig)
     denoise: DenoiseConfig = field(default_factory=DenoiseConfig)
     items: ItemsConfig = field(default_factory=ItemsConfig)
+    page_type: PageTypeConfig = field(default_factory=PageTypeConfig)
     metadata: MetadataConfig = field(default_factory=MetadataConfig)
     language: LanguageConfig = field(default_factory=LanguageConfig)
     limits: LimitsConfig = field(default_factory=LimitsConfig)
@@ -542,6 +565,7 @@ __all__ = [
     "LinesConfig",
     "LocateConfig",
     "MetadataConfig",
+    "PageTypeConfig",
     "ParseConfig",
     "RegionConfig",
     "ThreadsConfig",

@@ -18,7 +18,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from webclean.classifier import SVMParams, TreeEnsemble
+from webclean.classifier import Decider, TreeEnsemble
 from webclean.config import DenoiseConfig, ItemsConfig, LinesConfig
 from webclean.features import FEATURE_SETS, feature_matrix
 from webclean.lexicon import NoiseLexicon
@@ -63,7 +63,7 @@ class Decision(NamedTuple):
 def denoise(
     units: Sequence[Unit],
     lexicon: NoiseLexicon,
-    svm: SVMParams,
+    svm: Decider,
     settings: DenoiseConfig,
     feature_set: str = "paper",
     passes: Sequence[str] = (),
@@ -174,7 +174,7 @@ def _decision(unit: Unit, kept: str | None, by_pass: str | None, value: float | 
 def decide(
     units: Sequence[Unit],
     lexicon: NoiseLexicon,
-    svm: SVMParams,
+    svm: Decider,
     beta: int,
     feature_set: str = "paper",
     whole: bool = False,
@@ -207,7 +207,7 @@ def decide(
 def decide_twice(
     units: Sequence[Unit],
     lexicon: NoiseLexicon,
-    svm: SVMParams,
+    svm: Decider,
     second: TreeEnsemble,
     beta: int,
     feature_set: str,
@@ -241,7 +241,7 @@ def decide_twice(
 def unit_values(
     units: Sequence[Unit],
     lexicon: NoiseLexicon,
-    svm: SVMParams,
+    svm: Decider,
     feature_set: str,
     timer: StageTimer | None = None,
     known: dict[int, float] | None = None,
@@ -258,7 +258,7 @@ def unit_values(
 def noise_filter(
     units: Sequence[Unit],
     lexicon: NoiseLexicon,
-    svm: SVMParams,
+    svm: Decider,
     feature_set: str = "paper",
     timer: StageTimer | None = None,
     beta: int | None = None,
@@ -301,7 +301,7 @@ def whole_values(
     units: Sequence[Unit],
     indices: Sequence[int],
     lexicon: NoiseLexicon,
-    svm: SVMParams,
+    svm: Decider,
     feature_set: str,
     timer: StageTimer | None = None,
     known: dict[int, float] | None = None,

@@ -49,6 +49,8 @@ class Explanation:
     method: str
     block_path: str | None
     units: tuple[UnitReport, ...]
+    page_type: str | None = None  # as Extraction.page_type
+    page_type_probability: float | None = None
 
     @property
     def text(self) -> str:
@@ -68,6 +70,8 @@ class Explanation:
         kept = sum(1 for unit in self.units if unit.kept)
         head = f"method {self.method} · status {self.status}"
         head += f" · block {self.block_path}" if self.block_path else f" · {self.error}"
+        if self.page_type is not None:
+            head += f" · page type {self.page_type} ({self.page_type_probability:.2f})"
         lines = [f"{head} · {len(self.units)} units, {kept} kept"]
         for unit in self.units:
             value = "     -" if unit.decision is None else f"{unit.decision:+6.2f}"
@@ -103,8 +107,9 @@ def explain(
     if isinstance(page, Extraction):
         return Explanation.failed(page, config.method)
     block = page.located.block
+    typed = page.page_type or (None, None)
     if block is None:
-        return Explanation(Status.EMPTY, "no block holds text", config.method, None, ())
+        return Explanation(Status.EMPTY, "no block holds text", config.method, None, (), *typed)
     reports = tuple(
         UnitReport(
             unit.text,
@@ -120,4 +125,4 @@ def explain(
     )
     status = Status.OK if page.text else Status.EMPTY
     error = None if status == Status.OK else "every unit of the block was classified as noise"
-    return Explanation(status, error, config.method, block.path, reports)
+    return Explanation(status, error, config.method, block.path, reports, *typed)

@@ -15,9 +15,11 @@ from dataclasses import dataclass, replace
 from functools import cache, partial
 from typing import Any, Protocol, TypeVar
 
+import numpy as np
 from lxml import etree
 
-from webclean.config import Config, LanguageConfig, ParseConfig
+from webclean.classifier import Decider, OnPage
+from webclean.config import PAGE_TYPES, Config, LanguageConfig, ParseConfig
 from webclean.decode import KIND_REASONS, decode_html, sniff
 from webclean.denoise import Decision, denoise
 from webclean.features import block_units
@@ -27,6 +29,7 @@ from webclean.line_features import line_units
 from webclean.locate import Block, locate_block
 from webclean.metadata import holds_comment_form, is_forum, is_story, page_metadata
 from webclean.model import Model, ModelError, default_model
+from webclean.page_type import page_signals, type_words
 from webclean.parse import ParseError, TooManyElements, page_title, parse_html
 from webclean.region import locate_region
 from webclean.registry import MethodSpec, classifier_spec, method
@@ -156,6 +159,17 @@ class ClassifiedPage:
 
     located: LocatedPage
     decisions: tuple[Decision, ...]
+    # PAGE_TYPES' probabilities for the page (page_type.py), where the model has a page type model.
+    type_probabilities: np.ndarray | None = None
+
+    @property
+    def page_type(self) -> tuple[str, float] | None:
+        """The most probable type and its probability (rounded to four places), or None."""
+        p = self.type_probabilities
+        if p is None:
+            return None
+        best = int(np.argmax(p))
+        return PAGE_TYPES[best], round(float(p[best]), 4)
 
     @property
     def text(self) -> str:
@@ -191,24 +205,39 @@ def _classify(
     page = locate_page(html, config, http_charset, noscript, timer)
     if isinstance(page, Extraction):
         return page
+    typed = None
+    if model.page_types is not None and page.lines is not None:
+        with timed(timer, "page_type"):
+            signals = page_signals(page.root, html, url, page.lines, config.lines.long_line)
+            typed = model.page_types.page_probabilities(signals, type_words(url, page.title))
     if page.block is None:
-        return ClassifiedPage(page, ())
+        return ClassifiedPage(page, (), typed)
     block = page.block.element
     page = page_threads(page, url)
     spec = classifier_spec(config.method)
     passes = page_passes(spec.passes, config, url, block)
     with timed(timer, "denoise"):
         decisions = denoise(
-            page.units, model.lexicon, model.svm, config.denoise, model.feature_set, passes, spec.keep_whole,
+            page.units, model.lexicon, decider(model, typed), config.denoise, model.feature_set, passes, spec.keep_whole,
             items_settings=config.items, lines_settings=config.lines, story=page.story,
             comment_form=partial(holds_comment_form, page.root),
             values=values, second=model.second, timer=timer,
         )  # fmt: skip
-    return ClassifiedPage(page, tuple(decisions))
+    return ClassifiedPage(page, tuple(decisions), typed)
+
+
+def decider(model: Model, type_probabilities: np.ndarray | None) -> Decider:
+    """What decides the page's units: the model's classifier, given the page's type
+    probabilities where its trees read them (SVMParams.page_columns)."""
+    if not model.svm.page_columns:
+        return model.svm
+    if type_probabilities is None:
+        raise ModelError("the model's trees read the page's type, but the page has none")
+    return OnPage(model.svm, type_probabilities)
 
 
 def _extraction(page: ClassifiedPage, config: Config, timer: StageTimer | None) -> Extraction:
-    located = page.located
+    located, typed = page.located, page.page_type
     with timed(timer, "metadata"):
         lines = None if located.lines is None else [line.text for line in located.lines]
         metadata = page_metadata(located.root, lines=lines, settings=config.metadata)
@@ -227,6 +256,8 @@ def _extraction(page: ClassifiedPage, config: Config, timer: StageTimer | None) 
         method=config.method,
         published=metadata.published,
         source=metadata.source,
+        page_type=None if typed is None else typed[0],
+        page_type_probability=None if typed is None else typed[1],
     )
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from webclean.classifier import SVMParams, TreeEnsemble
-from webclean.config import Config
+from webclean.config import PAGE_TYPES, Config
 from webclean.features import FEATURE_SETS, FEATURE_WIDTHS, SVM_WIDTHS
 from webclean.lexicon import NoiseLexicon
 from webclean.modeldir import (
@@ -29,6 +29,7 @@ from webclean.modeldir import (
     register_format,
     write_model_directory,
 )  # fmt: skip
+from webclean.page_type import PageTypeModel
 from webclean.registry import method as method_spec
 from webclean.second_stage import CONTEXT_NAMES
 
@@ -44,6 +45,8 @@ class Model:
     metadata: Mapping[str, Any] = field(default_factory=dict)
     # Method svm: the second stage's trees (webclean/second_stage.py), or None.
     second: TreeEnsemble | None = None
+    # Method svm: the page type model (webclean/page_type.py), or None.
+    page_types: PageTypeModel | None = None
 
     @property
     def version(self) -> str:
@@ -64,10 +67,14 @@ def save_model(model: Model | Any, directory: str | Path) -> Path:
     if model.second is not None:
         body["second"] = {"baseline": model.second.baseline, "width": model.second.width}
         arrays.update(model.second.arrays(_SECOND_PREFIX))
+    if model.page_types is not None:
+        body["page_type"], typed = model.page_types.to_data(_PAGE_TYPE_PREFIX)
+        arrays.update(typed)
     return write_model_directory(directory, body, arrays, model.metadata, FORMAT_VERSION)
 
 
 _SECOND_PREFIX = "second_"
+_PAGE_TYPE_PREFIX = "type_"
 
 
 def _second_stage(document: Mapping[str, Any], arrays: Mapping[str, np.ndarray]) -> TreeEnsemble | None:
@@ -112,6 +119,7 @@ def _load(directory: Path, document: Mapping[str, Any], arrays: Mapping[str, np.
             feature_set=str(document.get("feature_set", "paper")),
             metadata=document.get("metadata", {}),
             second=_second_stage(document, arrays),
+            page_types=None if "page_type" not in document else PageTypeModel.from_data(document["page_type"], arrays, _PAGE_TYPE_PREFIX),
         )
         check_widths(model)
         return model
@@ -129,7 +137,9 @@ def check_widths(model: Model) -> None:
     svm, trees = model.svm, model.svm.trees
     if svm.support_vectors.shape[1] != SVM_WIDTHS[model.feature_set] or len(svm.scale_min) != svm.support_vectors.shape[1]:
         raise ValueError(f"the SVM does not read the {model.feature_set!r} features")
-    if trees is not None and trees.width != FEATURE_WIDTHS[model.feature_set]:
+    if trees is not None and trees.width != FEATURE_WIDTHS[model.feature_set] + svm.page_columns:
         raise ValueError(f"the trees do not read the {model.feature_set!r} features")
+    if svm.page_columns and (model.page_types is None or svm.page_columns != len(PAGE_TYPES)):
+        raise ValueError("the trees read the page's type probabilities, but the model has no page type model")
     if model.second is not None and model.second.width != FEATURE_WIDTHS[model.feature_set] + len(CONTEXT_NAMES):
         raise ValueError(f"the second stage does not read the {model.feature_set!r} features and its context")

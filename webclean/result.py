@@ -55,6 +55,10 @@ class Extraction:
     published: str | None = None  # ISO 8601, where the page gives a time of publication
     source: str | None = None  # the publisher or news agency the page names
     lang_declared: str | None = None  # the page's <html lang>
+    # The kind of page (config.PAGE_TYPES: article, listing, forum, ...) and the page type
+    # model's probability of it; None where the method or the model has no page type model.
+    page_type: str | None = None
+    page_type_probability: float | None = None
 
     @property
     def ok(self) -> bool:
@@ -77,4 +81,6 @@ class Extraction:
             "method": self.method,
             "published": self.published,
             "source": self.source,
+            "page_type": self.page_type,
+            "page_type_probability": self.page_type_probability,
         }

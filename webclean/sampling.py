@@ -36,6 +36,7 @@ class TrainReport:
     tree_rows: int = 0  # method svm: the labelled units the boosted trees learned from
     trees: int = 0  # ... and how many trees they made (early stopping may end them sooner)
     second_trees: int = 0  # method svm: the second stage's trees
+    page_type_words: int = 0  # method svm: the page type lexicon's words (0: no page type model)
 
     def to_dict(self) -> dict[str, object]:
         return dict(self.__dict__)

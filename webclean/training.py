@@ -24,12 +24,13 @@ from lxml import etree
 from webclean.classifier import CONTENT, NOISE, SVMParams, TagClassifier, TreeEnsemble, fit_trees
 from webclean.config import Config, ConfigError, LexiconConfig
 from webclean.datasets import DataError, Page
-from webclean.extract import locate_units
-from webclean.features import SVM_WIDTHS, feature_matrix
+from webclean.extract import locate_units, page_lines
+from webclean.features import FEATURE_WIDTHS, SVM_WIDTHS, feature_matrix
 from webclean.gold import MIXED, GoldMatcher
 from webclean.lexicon import LineCounts, NoiseLexicon, TermCounts, build_lexicon
 from webclean.model import Model
-from webclean.parse import ParseError, parse_html
+from webclean.page_type import PageTypeModel, held_out_probabilities, page_signals, train_page_types, type_words
+from webclean.parse import ParseError, page_title, parse_html
 from webclean.registry import classifier_spec, method
 from webclean.sampling import (
     TrainReport,
@@ -60,6 +61,11 @@ class LabelledPage:
     source: str = ""  # the page's set: the sample keeps each set's share (choose_sample)
     site: str = ""  # the page's site (splits.site_of): the line lexicon counts sites
     lang: str = ""  # the page's language: the sample weighs languages (choose_sample)
+    # What the page type model learns of the page (page_type.py): its type ("" where it
+    # names none), signals and type words; empty where the method has no lines.
+    page_type: str = ""
+    type_signals: tuple[float, ...] = ()
+    type_words: tuple[str, ...] = ()
 
 
 def label_page(page: Page, config: Config) -> LabelledPage:
@@ -69,12 +75,18 @@ def label_page(page: Page, config: Config) -> LabelledPage:
         root = parse_html(page.html, max_depth=config.limits.max_depth, settings=config.parse)
     except (ParseError, etree.LxmlError):
         return LabelledPage(page.id, False, (), page.source, site, lang)
-    block, units = locate_units(root, config)
+    found = LabelledPage(page.id, False, (), page.source, site, lang)
+    lines = page_lines(root, config) if classifier_spec(config.method).lines else None
+    if lines is not None:
+        signals = page_signals(root, page.html, page.url, lines, config.lines.long_line)
+        found = replace(
+            found, page_type=page.page_type, type_signals=tuple(signals.tolist()), type_words=type_words(page.url, page_title(root))
+        )
+    block, units = locate_units(root, config, lines)
     if block is None:
-        return LabelledPage(page.id, False, (), page.source, site, lang)
+        return found
     matcher = GoldMatcher(page, config.weak, config.gold)
-    labelled = tuple(LabelledUnit(u, matcher.label(u.text)) for u in units if u.is_sample)
-    return LabelledPage(page.id, True, labelled, page.source, site, lang)
+    return replace(found, block_found=True, units=tuple(LabelledUnit(u, matcher.label(u.text)) for u in units if u.is_sample))
 
 
 def count_lines(pages: Iterable[LabelledPage], key_tokens: int = LexiconConfig.line_key_tokens) -> LineCounts:
@@ -161,11 +173,32 @@ def train_labelled(
     lines = count_lines(read, config.lexicon.line_key_tokens) if classifier_spec(config.method).lines else None
     lexicon = build_lexicon(count_terms(labelled), config.lexicon, lines)
     keys = np.concatenate(drawn_by) if drawn_by else np.zeros(0)
+    types = [page.page_type for page in read], [page.type_signals for page in read], [page.type_words for page in read]
+    page_types, page_rows = page_type_stage(*types, [page.site or page.page_id for page in read], config)
     model, report = fit_on_units(
         labelled, lexicon, config, report, np.asarray(pages_of), np.asarray(sets), keys, langs=np.asarray(langs),
-        sites=np.asarray(sites),
+        sites=np.asarray(sites), page_rows=page_rows,
     )  # fmt: skip
-    return with_metadata(model, report, sources), report
+    return with_metadata(with_page_types(model, report, page_types), report, sources), report
+
+
+def page_type_stage(
+    labels: Sequence[str], signals: Sequence[Sequence[float]], found: Sequence[Sequence[str]], sites: Sequence[str], config: Config
+) -> tuple[PageTypeModel | None, np.ndarray | None]:
+    """The page type model of the training pages (page_type.train_page_types), and the
+    columns the trees read of each page (page_type.held_out_probabilities), where
+    ``[page_type] features`` says so and the pages train a page type model."""
+    page_types = train_page_types(labels, signals, found, sites, config)
+    if page_types is None or not config.page_type.features:
+        return page_types, None
+    return page_types, held_out_probabilities(labels, signals, found, sites, config)
+
+
+def with_page_types(model: Model, report: TrainReport, page_types: PageTypeModel | None) -> Model:
+    """The model with its page type model, and the report with the model's words."""
+    if page_types is not None:
+        report.page_type_words = len(page_types.lexicon.words)
+    return replace(model, page_types=page_types)
 
 
 def sample_keys(page: LabelledPage, config: Config) -> np.ndarray:
@@ -184,14 +217,26 @@ def fit_on_units(
     *,
     langs: np.ndarray | None = None,
     sites: np.ndarray | None = None,
+    page_rows: np.ndarray | None = None,
 ) -> tuple[Model, TrainReport]:
     """Balance the labelled units, compute their features, fit the SVM (and the trees,
-    and the second stage)."""
+    and the second stage). ``page_rows``: the columns of each page (by ``pages``) that
+    the trees read after a unit's own (page_type_stage)."""
     labels = np.asarray([u.label for u in labelled], dtype=np.int64)
     chosen = choose_sample(labels, config, pages, sets, keys, langs=langs)
     needed = training_units(labels, chosen, config)
     X = feature_matrix([labelled[i].unit for i in needed], lexicon, classifier_spec(config.method).feature_set)
+    X = with_page_rows(X, page_rows, pages, needed)
     return fit_sample(X, labels, chosen, lexicon, config, report, needed, pages, sets, keys, langs=langs, sites=sites)
+
+
+def with_page_rows(X: np.ndarray, page_rows: np.ndarray | None, pages: np.ndarray | None, units: np.ndarray) -> np.ndarray:
+    """The rows X of ``units`` with the columns of each unit's page after them, where given."""
+    if page_rows is None:
+        return X
+    if pages is None:
+        raise ValueError("the columns of the pages need each unit's page")
+    return np.hstack([X, page_rows[pages[units]]])
 
 
 def _unit_weights(
@@ -316,7 +361,8 @@ def fit_sample(
                 first[out] = fold_params.decision_function(X[out])
             elif out.any():
                 first[out] = params.decision_function(X[out])
-        second = fit_second(X, first, row_labels, None if pages is None else pages[units], weights, held_out, config)
+        own = X[:, : FEATURE_WIDTHS[feature_set]]  # the second stage reads a row's own columns
+        second = fit_second(own, first, row_labels, None if pages is None else pages[units], weights, held_out, config)
         report.second_trees = len(second.roots)
     report.samples_per_class = len(chosen) // 2
     report.training_samples = len(chosen)
@@ -347,7 +393,8 @@ def _fit_first(
     params = classifier.params_
     if uses_trees(config):
         trees = _fit_trees_on(X, labels, rows & (labels != MIXED), weights, held_out, config.classifier.trees, config)
-        params = replace(params, trees=trees, tree_weight=config.classifier.tree_weight)
+        page_columns = X.shape[1] - FEATURE_WIDTHS[feature_set]
+        params = replace(params, trees=trees, tree_weight=config.classifier.tree_weight, page_columns=page_columns)
     return classifier, params
 
 

@@ -163,3 +163,22 @@ FORUM_WORDS = frozenset(
     "forum forums board boards bbs community discuss discussion discussions topic thread threads questions"
     " comments viewtopic showthread t".split()
 )
+# The page types (page_type.PAGE_TYPES) of the types a page declares of itself: schema.org's
+# (JSON-LD ``@type``, microdata ``itemtype``) and Open Graph's (``og:type``), lower case. A
+# page_type signal counts them; the model learns what each count says.
+DECLARED_TYPES = {
+    **dict.fromkeys(
+        ("article", "newsarticle", "blogposting", "reportagenewsarticle", "report", "scholarlyarticle", "blog", "news",
+         "liveblogposting", "opinionnewsarticle"),
+        "article",
+    ),
+    **dict.fromkeys(("itemlist", "searchresultspage", "offercatalog"), "listing"),
+    **dict.fromkeys(("discussionforumposting", "qapage", "question", "answer", "socialmediaposting", "comment"), "forum"),
+    **dict.fromkeys(("product", "offer", "aggregateoffer", "productgroup", "aggregaterating", "review", "product.item"), "product"),
+    **dict.fromkeys(("techarticle", "apireference", "softwaresourcecode", "howto", "softwareapplication"), "documentation"),
+    **dict.fromkeys(
+        ("service", "localbusiness", "organization", "professionalservice", "faqpage", "contactpage", "aboutpage", "corporation"),
+        "service",
+    ),
+    **dict.fromkeys(("collectionpage", "imagegallery", "mediagallery"), "collection"),
+}  # fmt: skip

@@ -82,7 +82,11 @@ def synthetic_page(paper: str, seed: int) -> dict[str, str]:
         + f"</div><div class='footer'><a href='/about'>About the {name}</a></div></body></html>"
     )
     text = "\n".join(paragraphs)
-    return {"id": f"{paper}{seed}", "source": paper, "url": f"https://{domain}/{seed}", "lang": "en", "html": html, "text": text}
+    kind = ("article", "listing", "forum")[seed % 3]  # labels for the page type model, whatever the page shows
+    return {
+        "id": f"{paper}{seed}", "source": paper, "url": f"https://{domain}/{kind}/{seed}", "lang": "en", "html": html, "text": text,
+        "page_type": kind,
+    }  # fmt: skip
 
 
 def write_pages(path: Path, paper: str, count: int) -> Path:
@@ -165,6 +169,12 @@ def test_spark_training_gives_the_single_machine_model(spark, pages, method):
     if expected.second is not None:
         for name, array in expected.second.arrays().items():
             np.testing.assert_array_equal(model.second.arrays()[name], array, err_msg=f"second stage: {name}")
+    assert (model.page_types is None) == (expected.page_types is None) == (method == "paper")
+    if expected.page_types is not None:
+        scalars, arrays = expected.page_types.to_data()
+        assert model.page_types.to_data()[0] == scalars
+        for name, array in arrays.items():
+            np.testing.assert_array_equal(model.page_types.to_data()[1][name], array, err_msg=f"page types: {name}")
     assert np.array_equal(predictions(model, paths), predictions(expected, paths))
 
 

@@ -94,6 +94,7 @@ class RunSummary:
     passed: bool
     failures: list[str]
     fail_on_empty: bool = False
+    pages_by_type: dict[str, int] = field(default_factory=dict)  # of the pages the model typed (page_type)
     summary_version: int = SUMMARY_VERSION
 
     def to_dict(self) -> dict[str, Any]:
@@ -105,6 +106,7 @@ class RunSummary:
             f"({self.pages_per_second:.1f} pages/s), model {self.model_version}",
             "records read by type: " + _counts_text(self.records_by_type),
             "pages out by status:  " + _counts_text(self.pages_by_status),
+            "pages out by type:    " + (_counts_text(self.pages_by_type) if self.pages_by_type else "(no page type model)"),
             f"files with errors:    {len(self.files_with_errors)}",
             f"files skipped:        {self.files_skipped} (not of the input format)",
         ]
@@ -124,6 +126,7 @@ class PartitionCounts:
 
     records: Counter[str] = field(default_factory=Counter)
     statuses: Counter[str] = field(default_factory=Counter)
+    page_types: Counter[str] = field(default_factory=Counter)  # of the pages the model typed
     stops: list[tuple[str, int, str]] = field(default_factory=list)
 
 
@@ -158,6 +161,8 @@ def map_files(
                     if line := progress.row(file.path):
                         print(line, file=sys.stderr, flush=True)
                     counted.statuses[row["status"]] += 1
+                    if row["page_type"] is not None:
+                        counted.page_types[row["page_type"]] += 1
                     if row["status"] in FILE_ERRORS:
                         counted.stops.append((row["source_file"], row["offset"], row["error"]))
                     batch.add(row)
@@ -270,9 +275,11 @@ def _summarise(
     """The run's summary from what the tasks counted, each partition once: no second pass over the rows."""
     records: Counter[str] = Counter()
     by_status: Counter[str] = Counter()
+    by_type: Counter[str] = Counter()
     for counted in counts.values():
         records.update(counted.records)
         by_status.update(counted.statuses)
+        by_type.update(counted.page_types)
     stops = sorted(stop for counted in counts.values() for stop in counted.stops)[:MAX_ERRORS_LISTED]
     verdict = job.policy.judge(by_status)
     pages = verdict.pages
@@ -284,6 +291,7 @@ def _summarise(
         files_skipped=len(listing.skipped),
         records_by_type=dict(sorted(records.items())),
         pages_by_status=dict(sorted(by_status.items())),
+        pages_by_type=dict(sorted(by_type.items())),
         files_with_errors=[{"source_file": path, "offset": offset, "error": error} for path, offset, error in stops],
         pages=pages,
         wall_seconds=round(wall, 3),

@@ -109,10 +109,11 @@ def rebuild_lexicon(
         lexicon = page_lexicon(labelled, config)
         if refit:
             fitted, report = fit_on_spark(labelled, lexicon, config)
-            svm, second, trained_on = fitted.svm, fitted.second, list(sources)
+            svm, second, page_types, trained_on = fitted.svm, fitted.second, fitted.page_types, list(sources)
         else:
             report = _kept_classifier_report(label_index(labelled, config).report(), model.metadata.get("report", {}), lexicon)
-            svm, second, trained_on = model.svm, model.second, list(model.metadata.get("trained_on", []))
+            svm, second, page_types = model.svm, model.second, model.page_types
+            trained_on = list(model.metadata.get("trained_on", []))
     finally:
         labelled.unpersist()
     metadata = {
@@ -121,7 +122,9 @@ def rebuild_lexicon(
         "derived_from": model.version,
         "report": report.to_dict(),
     }
-    new = Model(lexicon=lexicon, svm=svm, config=config, feature_set=model.feature_set, metadata=metadata, second=second)
+    new = Model(
+        lexicon=lexicon, svm=svm, config=config, feature_set=model.feature_set, metadata=metadata, second=second, page_types=page_types
+    )
     return new, compare_lexicons(model.lexicon, lexicon, model.version, refit)
 
 

@@ -47,9 +47,12 @@ from webclean.training import (
     choose_sample,
     fit_sample,
     label_page,
+    page_type_stage,
     sample_keys,
     training_units,
     with_metadata,
+    with_page_rows,
+    with_page_types,
 )
 from webclean.training_input import InputReport, check_file, file_pages, judge_input
 
@@ -203,6 +206,10 @@ class LabelIndex:
     langs: list[str] = field(default_factory=list)  # of each page
     sites: list[str] = field(default_factory=list)  # of each page (the second stage's folds)
     draws: np.ndarray | None = None  # each unit's sample key (training.sample_keys), in read order
+    # Of each page, what the page type model learns (training.LabelledPage).
+    page_types: list[str] = field(default_factory=list)
+    type_signals: list[tuple[float, ...]] = field(default_factory=list)
+    type_words: list[tuple[str, ...]] = field(default_factory=list)
 
     def unit_pages(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Each unit's page (its number in read order), the page's source, language and site."""
@@ -240,13 +247,19 @@ class _PageLabels(NamedTuple):
     lang: str
     draws: bytes  # one float64 per unit: its sample key
     site: str
+    page_type: str
+    type_signals: tuple[float, ...]
+    type_words: tuple[str, ...]
 
 
 def _page_labels(item: tuple[PageKey, LabelledPage], config: Config) -> _PageLabels:
     key, page = item
     labels = np.asarray([u.label for u in page.units], dtype=np.int8).tobytes()
     draws = sample_keys(page, config).tobytes()
-    return _PageLabels(key, page.block_found, labels, page.source, page.lang, draws, page.site or page.page_id)
+    return _PageLabels(
+        key, page.block_found, labels, page.source, page.lang, draws, page.site or page.page_id,
+        page.page_type, page.type_signals, page.type_words,
+    )  # fmt: skip
 
 
 def label_index(labelled: RDD, config: Config) -> LabelIndex:
@@ -265,6 +278,9 @@ def label_index(labelled: RDD, config: Config) -> LabelIndex:
         langs=[row.lang for row in rows],
         sites=[row.site for row in rows],
         draws=np.concatenate(draws) if draws else np.zeros(0),
+        page_types=[row.page_type for row in rows],
+        type_signals=[row.type_signals for row in rows],
+        type_words=[row.type_words for row in rows],
     )
 
 
@@ -300,11 +316,13 @@ def fit_on_spark(labelled: RDD, lexicon: NoiseLexicon, config: Config) -> tuple[
     pages, sets, langs, sites = index.unit_pages()
     chosen = choose_sample(index.labels, config, pages, sets, index.draws, langs=langs)
     units = training_units(index.labels, chosen, config)
-    X = sample_matrix(labelled, index, units, lexicon, classifier_spec(config.method).feature_set)
+    page_types, page_rows = page_type_stage(index.page_types, index.type_signals, index.type_words, index.sites, config)
+    X = with_page_rows(sample_matrix(labelled, index, units, lexicon, classifier_spec(config.method).feature_set), page_rows, pages, units)
     log.info("train: %d units labelled, features of %d, the SVM on %d", len(index.labels), len(units), len(chosen))
-    return fit_sample(
+    model, report = fit_sample(
         X, index.labels, chosen, lexicon, config, index.report(), units, pages, sets, index.draws, langs=langs, sites=sites
     )
+    return with_page_types(model, report, page_types), report
 
 
 def train_on_spark(

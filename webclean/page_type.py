@@ -1,0 +1,379 @@
+"""What kind of page a page is: article, listing, forum, product, documentation,
+service or collection (the seven types of WCXB), learned.
+
+No rule names a page's type. :func:`page_signals` measures what the page's structure
+says of it — how its text falls into lines of prose, links, headings, lists and cells;
+items of one form repeated; forms, code and prices; what the page declares of itself
+(schema.org and Open Graph types); the shape of its address — and
+:class:`PageTypeModel`, boosted trees fitted on labelled pages (one ensemble a type,
+scikit-learn's multinomial HistGradientBoostingClassifier as arrays), gives each type
+its probability.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import zlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+from urllib.parse import urlsplit
+
+import numpy as np
+from lxml import etree
+
+from webclean.classifier import TreeEnsemble
+from webclean.config import PAGE_TYPES, Config, PageTypeConfig
+from webclean.metadata import holds_comment_form, is_forum, meta_contents
+from webclean.segment import GROUP_BIT, Line
+from webclean.text import CJK_RE
+from webclean.tokenize import words
+from webclean.vocabulary import DECLARED_TYPES
+
+# The elements counted, each a column (log(1 + count)).
+COUNTED_TAGS = (
+    "a", "p", "li", "h1", "h2", "h3", "table", "tr", "form", "input", "textarea", "pre", "code",
+    "img", "article", "time", "nav", "aside", "figure", "blockquote", "dl", "label", "video",
+)  # fmt: skip
+# The characters of each line in the sample that measures the share of CJK ideographs.
+_SAMPLE_CHARS = 40
+# How far above a line's owner an item of a repeated form may start (items_alike).
+_ITEM_LEVELS = 3
+# Items of one form in one box from which the box counts as a run of items.
+_RUN_ITEMS = 4
+# A price: a currency sign by a number.
+_PRICE = re.compile(r"[$€£¥₹]\s?\d|\d\s?[€元]")
+# A type that a page's JSON-LD declares ("@type": "NewsArticle", or the first of a list).
+_LD_TYPE = re.compile(rb'"@type"\s*:\s*\[?\s*"([A-Za-z]+)"')
+
+# A word of an address's path.
+_PATH_WORD = re.compile(r"[^\W\d_]{2,}")
+
+_LINE_KINDS = ("p", "heading", "list", "cell", "link", "text")
+SIGNAL_NAMES = (
+    *(f"count_{tag}" for tag in COUNTED_TAGS),
+    "lines", "chars", "cjk_share", "mean_line", "long_lines",
+    *(f"kind_{kind}_share" for kind in _LINE_KINDS),
+    "link_share", "prose_share", "furniture_share", "comment_box_share", "form_box_share",
+    "item_runs", "largest_run", "items_share", "prices", "code_share", "comment_form",
+    *(f"declared_{kind}" for kind in PAGE_TYPES), "declared_other",
+    "url_depth", "url_digits", "url_last_chars", "url_last_words", "url_query", "url_slash", "url_file",
+    "url_forum", "url_root",
+)  # fmt: skip
+
+
+def page_signals(root: etree._Element, html: str | bytes, url: str | None, lines: Sequence[Line], long_line: int) -> np.ndarray:
+    """The page's row of SIGNAL_NAMES, from its tree, its markup (the JSON-LD types,
+    which the parse drops with the scripts), its address and its lines (segment.py);
+    ``long_line``: the characters from which a line of little link text is prose."""
+    counts = dict.fromkeys(COUNTED_TAGS, 0)
+    for element in root.iter(*COUNTED_TAGS):
+        counts[element.tag] += 1
+    row = [math.log1p(counts[tag]) for tag in COUNTED_TAGS]
+    row += _line_signals(lines, long_line)
+    row += _item_signals(lines)
+    code = sum(len("".join(pre.itertext())) for pre in root.iter("pre"))
+    chars = sum(line.length for line in lines) or 1
+    row += [
+        math.log1p(sum(1 for line in lines if _PRICE.search(line.text))),
+        min(1.0, code / chars),
+        float(holds_comment_form(root)),
+    ]
+    row += _declared(root, html)
+    row += _address(url)
+    return np.asarray(row, dtype=np.float64)
+
+
+def _line_signals(lines: Sequence[Line], long_line: int) -> list[float]:
+    chars = sum(line.length for line in lines)
+    total = chars or 1
+    by_kind = dict.fromkeys(_LINE_KINDS, 0)
+    for line in lines:
+        by_kind[line.kind] = by_kind.get(line.kind, 0) + line.length
+    sample = "".join(line.text[:_SAMPLE_CHARS] for line in lines)
+    prose = sum(line.length for line in lines if line.length >= long_line and line.link_ratio <= 0.3)
+    comment, form = GROUP_BIT["comment"], GROUP_BIT["form"]
+    return [
+        math.log1p(len(lines)),
+        math.log1p(chars),
+        len(CJK_RE.findall(sample)) / (len(sample) or 1),
+        math.log1p(chars / max(1, len(lines))),
+        math.log1p(sum(1 for line in lines if line.length >= long_line)),
+        *(by_kind[kind] / total for kind in _LINE_KINDS),
+        sum(line.length * line.link_ratio for line in lines) / total,
+        prose / total,
+        sum(line.length for line in lines if line.furniture) / total,
+        sum(line.length for line in lines if line.groups & comment) / total,
+        sum(line.length for line in lines if line.groups & form) / total,
+    ]
+
+
+def _item_signals(lines: Sequence[Line]) -> list[float]:
+    """Items of one form, repeated in one box: for each line, its owner and the owner's
+    ancestors up to _ITEM_LEVELS above are candidate items, keyed by their box, tag
+    and class; a box of _RUN_ITEMS items of a key or more is a run. The runs, the
+    largest, and the share of the text in runs."""
+    members: dict[tuple[etree._Element, str, str], set[etree._Element]] = {}
+    text: dict[tuple[etree._Element, str, str], int] = {}
+    for line in lines:
+        item = line.owner
+        for _ in range(_ITEM_LEVELS):
+            box = item.getparent()
+            if box is None:
+                break
+            key = (box, str(item.tag), item.get("class") or "")
+            members.setdefault(key, set()).add(item)
+            text[key] = text.get(key, 0) + line.length
+            item = box
+    runs = [key for key, items in members.items() if len(items) >= _RUN_ITEMS]
+    total = sum(line.length for line in lines) or 1
+    largest = max((len(members[key]) for key in runs), default=0)
+    covered = max((text[key] for key in runs), default=0)
+    return [math.log1p(len(runs)), math.log1p(largest), covered / total]
+
+
+def _declared(root: etree._Element, html: str | bytes) -> list[float]:
+    """How many of the page's declared types (JSON-LD, microdata ``itemtype``, Open
+    Graph ``og:type``) fall to each page type (vocabulary.DECLARED_TYPES), and to none."""
+    raw = html.encode("utf-8", "replace") if isinstance(html, str) else html
+    names = [match.decode("ascii").lower() for match in _LD_TYPE.findall(raw)]
+    names += [value.rstrip("/").rsplit("/", 1)[-1].lower() for value in root.xpath("//@itemtype")]
+    names += [kind.lower() for kind in meta_contents(root, "og:type")]
+    found = dict.fromkeys((*PAGE_TYPES, None), 0)
+    for name in names:
+        found[DECLARED_TYPES.get(name)] += 1
+    return [math.log1p(found[kind]) for kind in (*PAGE_TYPES, None)]
+
+
+def _address(url: str | None) -> list[float]:
+    try:
+        parts = urlsplit(url or "")
+    except ValueError:
+        parts = urlsplit("")
+    segments = [segment for segment in parts.path.split("/") if segment]
+    last = segments[-1] if segments else ""
+    return [
+        float(len(segments)),
+        float(sum(c.isdigit() for c in parts.path)),
+        float(len(last)),
+        float(len([word for word in re.split(r"[-_.]", last) if word])),
+        float(bool(parts.query)),
+        float(parts.path.endswith("/")),
+        float("." in last),
+        float(is_forum(url)),
+        float(not segments and not parts.query),
+    ]
+
+
+def type_words(url: str | None, title: str) -> tuple[str, ...]:
+    """The words the type lexicon reads: those of the address's path (``u:``) and of
+    the title (``t:``), each once."""
+    try:
+        path = urlsplit(url or "").path
+    except ValueError:
+        path = ""
+    found = {"u:" + word.lower() for word in _PATH_WORD.findall(path)}
+    found.update("t:" + word for word in words(title) if len(word) > 1)
+    return tuple(sorted(found))
+
+
+@dataclass(frozen=True)
+class TypeLexicon:
+    """Words of pages' addresses and titles (type_words), each with the training pages
+    of each type that hold it: a word's score for a type is the log-ratio of its share
+    of that type's pages to its share of the other types' pages (smoothed), and a
+    page's score for a type sums its words' (those held by ``min_pages`` pages or more)."""
+
+    words: tuple[str, ...]
+    counts: np.ndarray  # (words, types): the pages of each type that hold each word
+    pages: np.ndarray  # (types,): the pages of each type
+    min_pages: int
+
+    @cached_property
+    def _index(self) -> dict[str, int]:
+        return {word: i for i, word in enumerate(self.words)}
+
+    def scores(self, found: Sequence[str], own: np.ndarray | None = None, own_pages: np.ndarray | None = None) -> np.ndarray:
+        """A page's score for each type; ``own`` and ``own_pages``: counts to take out
+        first (the page's own site, for the rows the trees are fitted on)."""
+        index = self._index
+        rows = [index[word] for word in found if word in index]
+        n = self.counts[rows].astype(np.float64)
+        pages = self.pages.astype(np.float64)
+        if own is not None and own_pages is not None:
+            n = n - own[rows]
+            pages = pages - own_pages
+        held = n.sum(axis=1)
+        n = n[held >= self.min_pages]
+        held = held[held >= self.min_pages]
+        share = (n + 0.5) / (pages + 1)
+        rest = (held[:, None] - n + 0.5) / (pages.sum() - pages + 1)
+        return np.log(share / rest).sum(axis=0) if len(n) else np.zeros(len(PAGE_TYPES))
+
+    @classmethod
+    def count(cls, found: Sequence[Sequence[str]], labels: Sequence[int], min_pages: int) -> TypeLexicon:
+        words = sorted({word for page in found for word in page})
+        index = {word: i for i, word in enumerate(words)}
+        counts = np.zeros((len(words), len(PAGE_TYPES)), dtype=np.int64)
+        for page, label in zip(found, labels):
+            counts[[index[word] for word in page], label] += 1
+        pages = np.bincount(np.asarray(labels, dtype=np.int64), minlength=len(PAGE_TYPES))
+        return cls(tuple(words), counts, pages, min_pages)
+
+
+@dataclass(frozen=True)
+class PageTypeModel:
+    """The type lexicon and one tree ensemble a page type (PAGE_TYPES order), over a
+    page's signals and its lexicon scores: their scores, made probabilities by a softmax."""
+
+    lexicon: TypeLexicon
+    ensembles: tuple[TreeEnsemble, ...]
+
+    def probabilities(self, rows: np.ndarray) -> np.ndarray:
+        """A row of PAGE_TYPES' probabilities for each row of signals and lexicon scores."""
+        rows = np.atleast_2d(rows)
+        scores = np.column_stack([ensemble.decision_function(rows) for ensemble in self.ensembles])
+        scores -= scores.max(axis=1, keepdims=True)
+        odds = np.exp(scores)
+        return odds / odds.sum(axis=1, keepdims=True)
+
+    def page_probabilities(self, signals: np.ndarray, found: Sequence[str]) -> np.ndarray:
+        """PAGE_TYPES' probabilities for a page: its signals and type_words."""
+        return self.probabilities(np.concatenate([signals, self.lexicon.scores(found)]))[0]
+
+    def predict(self, signals: np.ndarray, found: Sequence[str]) -> tuple[str, float]:
+        """The most probable type of a page (its signals and type_words), and its probability."""
+        p = self.page_probabilities(signals, found)
+        best = int(np.argmax(p))
+        return PAGE_TYPES[best], float(p[best])
+
+    def to_data(self, prefix: str = "type_") -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        """The model's scalars (JSON) and arrays, the arrays' names after ``prefix``."""
+        scalars = {
+            "baselines": [ensemble.baseline for ensemble in self.ensembles],
+            "words": list(self.lexicon.words),
+            "min_pages": self.lexicon.min_pages,
+        }
+        arrays = {f"{prefix}counts": self.lexicon.counts, f"{prefix}pages": self.lexicon.pages}
+        for kind, ensemble in zip(PAGE_TYPES, self.ensembles):
+            arrays.update(ensemble.arrays(f"{prefix}{kind}_"))
+        return scalars, arrays
+
+    @classmethod
+    def from_data(cls, scalars: Mapping[str, Any], arrays: Mapping[str, np.ndarray], prefix: str = "type_") -> PageTypeModel:
+        """From :meth:`to_data`'s scalars and arrays, checked."""
+        baselines = list(scalars["baselines"])
+        words = tuple(str(word) for word in scalars["words"])
+        counts = np.asarray(arrays[f"{prefix}counts"], dtype=np.int64)
+        pages = np.asarray(arrays[f"{prefix}pages"], dtype=np.int64)
+        if len(baselines) != len(PAGE_TYPES) or counts.shape != (len(words), len(PAGE_TYPES)) or pages.shape != (len(PAGE_TYPES),):
+            raise ValueError("the page type model's arrays do not match its types and words")
+        width = len(SIGNAL_NAMES) + len(PAGE_TYPES)
+        ensembles = tuple(
+            TreeEnsemble.from_data(baseline, arrays, width, prefix=f"{prefix}{kind}_") for kind, baseline in zip(PAGE_TYPES, baselines)
+        )
+        return cls(TypeLexicon(words, counts, pages, int(scalars["min_pages"])), ensembles)
+
+
+def fit_page_types(
+    signals: np.ndarray,
+    found: Sequence[Sequence[str]],
+    labels: Sequence[str],
+    sites: Sequence[str],
+    settings: PageTypeConfig,
+    random_state: int = 0,
+) -> PageTypeModel:
+    """The page type model of pages: their signals (rows of SIGNAL_NAMES), type_words,
+    types and sites. Each type weighs alike. The lexicon scores the trees are fitted on
+    leave each page's own site out of the counts, as a page of a new site meets them."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    unknown = set(labels) - set(PAGE_TYPES)
+    if unknown:
+        raise ValueError(f"unknown page types {sorted(unknown)}: choose among {PAGE_TYPES}")
+    y = np.asarray([PAGE_TYPES.index(label) for label in labels], dtype=np.int64)
+    if len(set(y.tolist())) < 3:
+        raise ValueError("a page type model needs pages of three types or more")
+    lexicon = TypeLexicon.count(found, y.tolist(), settings.min_pages)
+    per_site: dict[str, list[int]] = {}
+    for i, site in enumerate(sites):
+        per_site.setdefault(site, []).append(i)
+    rows = np.zeros((len(y), len(PAGE_TYPES)))
+    for members in per_site.values():
+        own = TypeLexicon.count([found[i] for i in members], y[members].tolist(), 0)
+        index = lexicon._index
+        own_counts = np.zeros_like(lexicon.counts)
+        own_counts[[index[word] for word in own.words]] = own.counts
+        for i in members:
+            rows[i] = lexicon.scores(found[i], own_counts, own.pages)
+    X = np.hstack([np.asarray(signals, dtype=np.float64), rows])
+    share = np.bincount(y, minlength=len(PAGE_TYPES)).astype(np.float64)
+    weight = len(y) / (len(set(y.tolist())) * share[y])
+    model = HistGradientBoostingClassifier(
+        max_iter=settings.trees, max_leaf_nodes=15, max_depth=4, learning_rate=0.1, l2_regularization=1.0,
+        random_state=random_state, early_stopping=False,
+    )  # fmt: skip
+    model.fit(X, y, sample_weight=weight)
+    present = [int(k) for k in model.classes_]
+    ensembles = tuple(
+        TreeEnsemble.from_sklearn(model, column=present.index(k)) if k in present else _never(X.shape[1]) for k in range(len(PAGE_TYPES))
+    )
+    return PageTypeModel(lexicon, ensembles)
+
+
+def train_page_types(
+    labels: Sequence[str], signals: Sequence[Sequence[float]], found: Sequence[Sequence[str]], sites: Sequence[str], config: Config
+) -> PageTypeModel | None:
+    """The page type model of training pages (their types, "" where a page names none;
+    signals; type_words; sites), or None where ``config.page_type`` trains none or the
+    pages show fewer than three types. A page that names no type is of type
+    ``page_type.unlabelled``, or left out where that is empty."""
+    settings = config.page_type
+    if not settings.trees:
+        return None
+    chosen = [i for i, label in enumerate(labels) if (label or settings.unlabelled) and len(signals[i])]
+    named = [labels[i] or settings.unlabelled for i in chosen]
+    if len(set(named)) < 3:
+        return None
+    return fit_page_types(
+        np.asarray([signals[i] for i in chosen], dtype=np.float64),
+        [found[i] for i in chosen], named, [sites[i] for i in chosen], settings, config.classifier.random_state,
+    )  # fmt: skip
+
+
+def held_out_probabilities(
+    labels: Sequence[str], signals: Sequence[Sequence[float]], found: Sequence[Sequence[str]], sites: Sequence[str], config: Config
+) -> np.ndarray:
+    """Each training page's type probabilities (a row of PAGE_TYPES' a page) by a page
+    type model trained without the fold of whole sites that holds it (``page_type.folds``
+    folds, by a hash of the site), as a page of a new site gets them; a page without
+    signals (it did not parse) gets zeros, and the pages of a fold whose others train no
+    model (fewer than three types) the probabilities of the model of all pages."""
+    rows = np.zeros((len(labels), len(PAGE_TYPES)))
+    fold = np.asarray([zlib.crc32(site.encode("utf-8")) % config.page_type.folds for site in sites])
+    everyone = None
+    for k in range(config.page_type.folds):
+        held = [i for i in range(len(labels)) if fold[i] == k and len(signals[i])]
+        if not held:
+            continue
+        rest = [i for i in range(len(labels)) if fold[i] != k]
+        model = train_page_types(
+            [labels[i] for i in rest], [signals[i] for i in rest], [found[i] for i in rest], [sites[i] for i in rest], config
+        )
+        if model is None:
+            everyone = everyone or train_page_types(labels, signals, found, sites, config)
+            model = everyone
+        if model is not None:
+            for i in held:
+                rows[i] = model.page_probabilities(np.asarray(signals[i], dtype=np.float64), found[i])
+    return rows
+
+
+def _never(width: int) -> TreeEnsemble:
+    """The trees of a type no training page showed: a score that never wins."""
+    one = np.zeros(1, dtype=np.intp)
+    return TreeEnsemble(
+        feature=one, threshold=np.full(1, np.inf), left=one, right=one, value=np.zeros(1), roots=one, baseline=-1e9, width=width
+    )
