@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -14,7 +15,7 @@ from webclean.line_features import RICH_FEATURE_NAMES
 from webclean.model import load_model, save_model
 from webclean.page_type import SIGNAL_NAMES, PageTypeModel, TypeLexicon, fit_page_types, page_signals, train_page_types, type_words
 from webclean.parse import parse_html
-from webclean.training import label_page, train
+from webclean.training import label_page, page_type_stage, train
 
 CONFIG = Config()
 
@@ -145,12 +146,21 @@ def test_a_trained_model_types_the_pages_it_extracts(tmp_path):
         assert result.to_dict()["page_type"] == page.page_type
     # The trees read the page's type probabilities beside each line's own columns.
     assert loaded.svm.page_columns == len(PAGE_TYPES) == loaded.svm.trees.width - len(RICH_FEATURE_NAMES)
-    # Without a page type model, no type, and trees that read the line's columns alone.
-    plain, report = train(pages, CONFIG.with_overrides([*small, "page_type.trees=0"]))
-    assert plain.page_types is None and report.page_type_words == 0 and plain.svm.page_columns == 0
+    # Without a page type model (here the SVM alone, without the trees that read the
+    # page's columns), no type.
+    plain = replace(loaded, page_types=None, svm=replace(loaded.svm, trees=None, page_columns=0))
     result = extract(ARTICLE, model=plain, config=plain.config)
     assert result.ok and result.page_type is None and result.page_type_probability is None
-    # Page types without their columns in the trees.
-    apart, _ = train(pages, CONFIG.with_overrides([*small, "page_type.features=false"]))
-    assert apart.page_types is not None and apart.svm.page_columns == 0
-    assert extract(PRODUCT, pages[1].url, model=apart, config=apart.config).page_type == "product"
+
+
+def test_the_training_pages_probabilities_come_from_models_of_other_sites():
+    X, found, kinds, sites = _toy()
+    model, rows = page_type_stage(kinds, X, found, sites, CONFIG)
+    assert model is not None and rows.shape == (len(kinds), len(PAGE_TYPES))
+    np.testing.assert_allclose(rows.sum(axis=1), 1.0)
+    # Out of fold: not the probabilities of the model of all pages.
+    inside = np.vstack([model.page_probabilities(row, words) for row, words in zip(X, found)])
+    assert not np.allclose(rows, inside)
+    assert page_type_stage(kinds, X, found, sites, CONFIG.with_overrides(["page_type.trees=0"])) == (None, None)
+    apart, none = page_type_stage(kinds, X, found, sites, CONFIG.with_overrides(["page_type.features=false"]))
+    assert apart is not None and none is None

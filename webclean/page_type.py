@@ -214,13 +214,16 @@ class TypeLexicon:
 
     @classmethod
     def count(cls, found: Sequence[Sequence[str]], labels: Sequence[int], min_pages: int) -> TypeLexicon:
+        """The pages of each type that hold each word, for the words that ``min_pages``
+        pages hold at least (no other word ever scores)."""
         words = sorted({word for page in found for word in page})
         index = {word: i for i, word in enumerate(words)}
         counts = np.zeros((len(words), len(PAGE_TYPES)), dtype=np.int64)
         for page, label in zip(found, labels):
             counts[[index[word] for word in page], label] += 1
         pages = np.bincount(np.asarray(labels, dtype=np.int64), minlength=len(PAGE_TYPES))
-        return cls(tuple(words), counts, pages, min_pages)
+        kept = np.flatnonzero(counts.sum(axis=1) >= min_pages)
+        return cls(tuple(words[i] for i in kept), counts[kept], pages, min_pages)
 
 
 @dataclass(frozen=True)
@@ -302,10 +305,11 @@ def fit_page_types(
         per_site.setdefault(site, []).append(i)
     rows = np.zeros((len(y), len(PAGE_TYPES)))
     for members in per_site.values():
-        own = TypeLexicon.count([found[i] for i in members], y[members].tolist(), 0)
+        own = TypeLexicon.count([found[i] for i in members], y[members].tolist(), 1)
         index = lexicon._index
         own_counts = np.zeros_like(lexicon.counts)
-        own_counts[[index[word] for word in own.words]] = own.counts
+        shared = [k for k, word in enumerate(own.words) if word in index]
+        own_counts[[index[own.words[k]] for k in shared]] = own.counts[shared]
         for i in members:
             rows[i] = lexicon.scores(found[i], own_counts, own.pages)
     X = np.hstack([np.asarray(signals, dtype=np.float64), rows])
