@@ -26,7 +26,7 @@ ARTICLE = (
     + "</article></body></html>"
 )
 PRODUCT = (
-    "<html><head><title>Kettle</title><script type='application/ld+json'>{\"@type\": \"Product\", \"name\": \"Kettle\"}"
+    '<html><head><title>Kettle</title><script type=\'application/ld+json\'>{"@type": "Product", "name": "Kettle"}'
     "</script></head><body><h1>Steel kettle</h1><p>Price: $49.99</p><form><input name='qty'><button>Add to cart</button></form>"
     "</body></html>"
 )
