@@ -170,6 +170,38 @@ def test_the_svm_reads_the_front_columns_and_the_trees_all():
         both.decision_function(probe[:, : X.shape[1]])
 
 
+def test_page_columns_are_given_once_a_page_and_read_by_the_trees_alone():
+    from dataclasses import replace
+
+    from webclean.classifier import OnPage
+
+    X, y = _data(n=80)
+    page = (y[:, None] * 2.0 - 1.0) * np.ones((len(y), 2))  # columns of each row's page
+    svm = TagClassifier(folds=3, c_grid=(10.0,), gamma_grid=(1.0,)).fit(X, y).params_
+    # Trees for which a row's own columns say nothing: only the page's tell the label.
+    noise = np.random.default_rng(0).normal(size=X.shape)
+    trees = fit_trees(np.hstack([noise, page]), y, trees=10, leaves=4)
+    both = replace(svm, trees=trees, tree_weight=1.0, page_columns=2)
+    probe = _data(seed=5, n=30)[0]
+    for columns in ([1.0, 1.0], [-1.0, -1.0]):
+        given = np.hstack([probe, np.tile(columns, (len(probe), 1))])
+        np.testing.assert_array_equal(OnPage(both, np.asarray(columns)).decision_function(probe), both.decision_function(given))
+    assert (OnPage(both, np.ones(2)).decision_function(probe) > OnPage(both, -np.ones(2)).decision_function(probe)).all()
+    with pytest.raises(ValueError, match="3 columns of the page, but the trees read 2"):
+        both.decision_function(probe, np.ones(3))
+    assert SVMParams.from_data(both.scalars(), both.arrays()).page_columns == 2
+
+
+def test_joined_trees_reach_each_ensembles_leaves():
+    X, y = _noisy()
+    parts = [fit_trees(X, y, trees=n, leaves=5, random_state=n) for n in (3, 7, 1)]
+    joined = TreeEnsemble.joined(parts)
+    probe = _noisy(seed=4, n=50)[0]
+    np.testing.assert_array_equal(joined.leaf_values(probe), np.hstack([part.leaf_values(probe) for part in parts]))
+    for part, values in zip(parts, np.split(joined.leaf_values(probe), [3, 10], axis=1)):
+        np.testing.assert_allclose(values.sum(axis=1) + part.baseline, part.decision_function(probe))
+
+
 @pytest.mark.parametrize(
     "corrupt",
     [

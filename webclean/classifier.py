@@ -12,7 +12,7 @@ also kept as arrays: their log-odds, weighted, join the SVM's decision value.
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Protocol
@@ -216,6 +216,10 @@ class TreeEnsemble:
 
     def decision_function(self, X: np.ndarray) -> np.ndarray:
         """The log-odds of content for each row of X."""
+        return self.leaf_values(X).sum(axis=1) + self.baseline
+
+    def leaf_values(self, X: np.ndarray) -> np.ndarray:
+        """The value of the leaf each row of X reaches in each tree: (rows, trees)."""
         X = np.ascontiguousarray(X, dtype=np.float64)
         n, width = X.shape
         if width < self.width:
@@ -233,7 +237,7 @@ class TreeEnsemble:
         for _ in range(depth - 1):
             go_left = flat.take(offset + feature.take(node)) <= threshold.take(node)
             node = children.take(node + go_left)
-        return value.take(node).reshape(n, trees).sum(axis=1) + self.baseline
+        return value.take(node).reshape(n, trees)
 
     @cached_property
     def _walk(
@@ -302,6 +306,22 @@ class TreeEnsemble:
         ):
             raise ValueError("the tree arrays do not form trees")
         return cls(baseline=float(baseline), width=width, **ints, **floats)
+
+    @classmethod
+    def joined(cls, ensembles: Sequence[TreeEnsemble]) -> TreeEnsemble:
+        """The trees of ``ensembles`` as one ensemble (its baseline 0), so that one walk
+        reaches every tree's leaf: ``leaf_values`` gives them in the ensembles' order."""
+        starts = np.cumsum([0, *(len(e.value) for e in ensembles)])[:-1]
+        return cls(
+            feature=np.concatenate([e.feature for e in ensembles]),
+            threshold=np.concatenate([e.threshold for e in ensembles]),
+            left=np.concatenate([e.left + start for e, start in zip(ensembles, starts)]),
+            right=np.concatenate([e.right + start for e, start in zip(ensembles, starts)]),
+            value=np.concatenate([e.value for e in ensembles]),
+            roots=np.concatenate([e.roots + start for e, start in zip(ensembles, starts)]),
+            baseline=0.0,
+            width=max(e.width for e in ensembles),
+        )
 
     @classmethod
     def from_sklearn(cls, model: Any, column: int | None = None) -> TreeEnsemble:

@@ -25,8 +25,9 @@ import numpy as np
 from lxml import etree
 
 from webclean.classifier import TreeEnsemble
-from webclean.config import PAGE_TYPES, Config, PageTypeConfig
-from webclean.metadata import holds_comment_form, is_forum, meta_contents
+from webclean.config import PAGE_TYPES, Config, LinesConfig, PageTypeConfig
+from webclean.line_features import is_prose
+from webclean.metadata import is_forum, meta_contents
 from webclean.segment import GROUP_BIT, Line
 from webclean.text import CJK_RE
 from webclean.tokenize import words
@@ -47,6 +48,7 @@ _RUN_ITEMS = 4
 _PRICE = re.compile(r"[$€£¥₹]\s?\d|\d\s?[€元]")
 # A type that a page's JSON-LD declares ("@type": "NewsArticle", or the first of a list).
 _LD_TYPE = re.compile(rb'"@type"\s*:\s*\[?\s*"([A-Za-z]+)"')
+_LD_TYPE_TEXT = re.compile(_LD_TYPE.pattern.decode("ascii"))
 
 # A word of an address's path.
 _PATH_WORD = re.compile(r"[^\W\d_]{2,}")
@@ -57,53 +59,49 @@ SIGNAL_NAMES = (
     "lines", "chars", "cjk_share", "mean_line", "long_lines",
     *(f"kind_{kind}_share" for kind in _LINE_KINDS),
     "link_share", "prose_share", "furniture_share", "comment_box_share", "form_box_share",
-    "item_runs", "largest_run", "items_share", "prices", "code_share", "comment_form",
+    "item_runs", "largest_run", "items_share", "prices", "code_share",
     *(f"declared_{kind}" for kind in PAGE_TYPES), "declared_other",
     "url_depth", "url_digits", "url_last_chars", "url_last_words", "url_query", "url_slash", "url_file",
     "url_forum", "url_root",
 )  # fmt: skip
 
 
-def page_signals(root: etree._Element, html: str | bytes, url: str | None, lines: Sequence[Line], long_line: int) -> np.ndarray:
+def page_signals(root: etree._Element, html: str | bytes, url: str | None, lines: Sequence[Line], settings: LinesConfig) -> np.ndarray:
     """The page's row of SIGNAL_NAMES, from its tree, its markup (the JSON-LD types,
     which the parse drops with the scripts), its address and its lines (segment.py);
-    ``long_line``: the characters from which a line of little link text is prose."""
+    ``settings``: what a line of prose is (line_features.is_prose)."""
     counts = dict.fromkeys(COUNTED_TAGS, 0)
     for element in root.iter(*COUNTED_TAGS):
         counts[element.tag] += 1
     row = [math.log1p(counts[tag]) for tag in COUNTED_TAGS]
-    row += _line_signals(lines, long_line)
+    row += _line_signals(lines, settings)
     row += _item_signals(lines)
-    code = sum(len("".join(pre.itertext())) for pre in root.iter("pre"))
     chars = sum(line.length for line in lines) or 1
-    row += [
-        math.log1p(sum(1 for line in lines if _PRICE.search(line.text))),
-        min(1.0, code / chars),
-        float(holds_comment_form(root)),
-    ]
+    code = sum(len("".join(pre.itertext())) for pre in root.iter("pre"))
+    text = "\n".join(line.text for line in lines)
+    row += [math.log1p(len(_PRICE.findall(text))), min(1.0, code / chars)]
     row += _declared(root, html)
     row += _address(url)
     return np.asarray(row, dtype=np.float64)
 
 
-def _line_signals(lines: Sequence[Line], long_line: int) -> list[float]:
+def _line_signals(lines: Sequence[Line], settings: LinesConfig) -> list[float]:
     chars = sum(line.length for line in lines)
     total = chars or 1
     by_kind = dict.fromkeys(_LINE_KINDS, 0)
     for line in lines:
         by_kind[line.kind] = by_kind.get(line.kind, 0) + line.length
     sample = "".join(line.text[:_SAMPLE_CHARS] for line in lines)
-    prose = sum(line.length for line in lines if line.length >= long_line and line.link_ratio <= 0.3)
     comment, form = GROUP_BIT["comment"], GROUP_BIT["form"]
     return [
         math.log1p(len(lines)),
         math.log1p(chars),
         len(CJK_RE.findall(sample)) / (len(sample) or 1),
         math.log1p(chars / max(1, len(lines))),
-        math.log1p(sum(1 for line in lines if line.length >= long_line)),
+        math.log1p(sum(1 for line in lines if line.length >= settings.long_line)),
         *(by_kind[kind] / total for kind in _LINE_KINDS),
         sum(line.length * line.link_ratio for line in lines) / total,
-        prose / total,
+        sum(line.length for line in lines if is_prose(line.length, line.link_ratio, settings)) / total,
         sum(line.length for line in lines if line.furniture) / total,
         sum(line.length for line in lines if line.groups & comment) / total,
         sum(line.length for line in lines if line.groups & form) / total,
@@ -114,31 +112,38 @@ def _item_signals(lines: Sequence[Line]) -> list[float]:
     """Items of one form, repeated in one box: for each line, its owner and the owner's
     ancestors up to _ITEM_LEVELS above are candidate items, keyed by their box, tag
     and class; a box of _RUN_ITEMS items of a key or more is a run. The runs, the
-    largest, and the share of the text in runs."""
-    members: dict[tuple[etree._Element, str, str], set[etree._Element]] = {}
-    text: dict[tuple[etree._Element, str, str], int] = {}
+    largest, and the share of the text in runs. The lines come in document order, so
+    an item's lines come one after the other: an item counts when it differs from the
+    last item of its key."""
+    found: dict[tuple[etree._Element, str, str], list[Any]] = {}  # key: [items, last item, characters]
     for line in lines:
         item = line.owner
         for _ in range(_ITEM_LEVELS):
             box = item.getparent()
             if box is None:
                 break
-            key = (box, str(item.tag), item.get("class") or "")
-            members.setdefault(key, set()).add(item)
-            text[key] = text.get(key, 0) + line.length
+            key = (box, item.tag, item.get("class") or "")
+            entry = found.get(key)
+            if entry is None:
+                found[key] = [1, item, line.length]
+            else:
+                if entry[1] is not item:
+                    entry[0] += 1
+                    entry[1] = item
+                entry[2] += line.length
             item = box
-    runs = [key for key, items in members.items() if len(items) >= _RUN_ITEMS]
+    runs = [entry for entry in found.values() if entry[0] >= _RUN_ITEMS]
     total = sum(line.length for line in lines) or 1
-    largest = max((len(members[key]) for key in runs), default=0)
-    covered = max((text[key] for key in runs), default=0)
+    largest = max((entry[0] for entry in runs), default=0)
+    covered = max((entry[2] for entry in runs), default=0)
     return [math.log1p(len(runs)), math.log1p(largest), covered / total]
 
 
 def _declared(root: etree._Element, html: str | bytes) -> list[float]:
     """How many of the page's declared types (JSON-LD, microdata ``itemtype``, Open
     Graph ``og:type``) fall to each page type (vocabulary.DECLARED_TYPES), and to none."""
-    raw = html.encode("utf-8", "replace") if isinstance(html, str) else html
-    names = [match.decode("ascii").lower() for match in _LD_TYPE.findall(raw)]
+    declared = _LD_TYPE_TEXT.findall(html) if isinstance(html, str) else [m.decode("ascii") for m in _LD_TYPE.findall(html)]
+    names = [name.lower() for name in declared]
     names += [value.rstrip("/").rsplit("/", 1)[-1].lower() for value in root.xpath("//@itemtype")]
     names += [kind.lower() for kind in meta_contents(root, "og:type")]
     found = dict.fromkeys((*PAGE_TYPES, None), 0)
@@ -234,10 +239,17 @@ class PageTypeModel:
     lexicon: TypeLexicon
     ensembles: tuple[TreeEnsemble, ...]
 
+    @cached_property
+    def _joined(self) -> tuple[TreeEnsemble, np.ndarray, np.ndarray]:
+        """Every type's trees in one ensemble (one walk a page), where each type's trees
+        start, and the types' baselines."""
+        starts = np.cumsum([0, *(len(e.roots) for e in self.ensembles)])[:-1]
+        return TreeEnsemble.joined(self.ensembles), starts, np.asarray([e.baseline for e in self.ensembles])
+
     def probabilities(self, rows: np.ndarray) -> np.ndarray:
         """A row of PAGE_TYPES' probabilities for each row of signals and lexicon scores."""
-        rows = np.atleast_2d(rows)
-        scores = np.column_stack([ensemble.decision_function(rows) for ensemble in self.ensembles])
+        joined, starts, baselines = self._joined
+        scores = np.add.reduceat(joined.leaf_values(np.atleast_2d(rows)), starts, axis=1) + baselines
         scores -= scores.max(axis=1, keepdims=True)
         odds = np.exp(scores)
         return odds / odds.sum(axis=1, keepdims=True)
