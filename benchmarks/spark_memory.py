@@ -16,9 +16,9 @@ It prints, in Markdown: pages, wall time and pages per second; per process its R
 Python worker, from the median RSS of the last third of its samples against the first
 third's. The samples themselves go to a CSV file beside the WARC.
 
-The job packs a WARC into one partition and never splits a file, so one file keeps a
-single task, and one Python worker, busy whatever N is: a WARC of Common Crawl's size
-is read from end to end by one worker, which is what this measures.
+The job reads a WARC larger than ``input.task_bytes`` in byte ranges, a task each; this
+sets it to the file's size, so that a WARC of Common Crawl's size is read from end to
+end by one worker, which is what this measures.
 """
 
 from __future__ import annotations
@@ -401,7 +401,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"WARC {'reused' if warc.reused else 'built'}: {warc.path} ({warc.bytes / 1e6:.1f} MB)", file=sys.stderr)
     loads = [os.getloadavg()]
     with tempfile.TemporaryDirectory(prefix="out-", dir=args.work) as scratch, Sampler(args.interval) as sampler:
-        job = run_job([warc.path], args.cores, Path(scratch) / "out")
+        job = run_job([warc.path], args.cores, Path(scratch) / "out", settings=[f"input.task_bytes={warc.bytes}"])
     loads.append(os.getloadavg())
     samples_csv = warc.path.with_name(f"rss-{time.strftime('%Y%m%d-%H%M%S')}.csv")
     write_samples_csv(sampler.samples, samples_csv)

@@ -45,7 +45,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
@@ -192,8 +192,11 @@ def _role(pid: int) -> str | None:
     return "other"
 
 
-def run_job(paths: list[Path], cores: int, out: Path, events: Path | None = None) -> dict[str, Any]:
-    """spark-submit jobs/extract.py; the job's summary plus wall time, CPU by process and phases."""
+def run_job(
+    paths: list[Path], cores: int, out: Path, events: Path | None = None, settings: Sequence[str] = ()
+) -> dict[str, Any]:
+    """spark-submit jobs/extract.py with ``--set`` of each of ``settings``; the job's summary
+    plus wall time, CPU by process and phases."""
     spark_submit = Path(sys.executable).parent / "spark-submit"
     event_conf: list[str] = []
     if events is not None:
@@ -213,6 +216,7 @@ def run_job(paths: list[Path], cores: int, out: Path, events: Path | None = None
         "--input", *map(str, paths),
         "--output", str(out),
         "--run-date", "2026-01-01",
+        *(argument for setting in settings for argument in ("--set", setting)),
     ]  # fmt: skip
     env = {**os.environ, "PYSPARK_PYTHON": sys.executable}
     before = _children_cpu()

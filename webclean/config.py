@@ -415,6 +415,18 @@ class LimitsConfig:
 
 
 @dataclass(frozen=True)
+class InputConfig:
+    """How the extract job shares its input out among tasks (webclean/spark/inputs.py)."""
+
+    # A task reads about this many bytes: smaller files are packed together, and a larger
+    # WARC is read in ranges of about this size, each by a task of its own (warc_ranges.py).
+    task_bytes: int = 256 << 20
+
+    def validate(self) -> None:
+        _check_range("input.task_bytes", self.task_bytes, 4096, 1 << 50)
+
+
+@dataclass(frozen=True)
 class Config:
     # "svm": the paper's SVM method with the departures of docs/method.md (docs/quality.md);
     # "paper": the method exactly as published (method.md).
@@ -433,6 +445,7 @@ class Config:
     metadata: MetadataConfig = field(default_factory=MetadataConfig)
     language: LanguageConfig = field(default_factory=LanguageConfig)
     limits: LimitsConfig = field(default_factory=LimitsConfig)
+    input: InputConfig = field(default_factory=InputConfig)
     gold: GoldConfig = field(default_factory=GoldConfig)
     weak: WeakConfig = field(default_factory=WeakConfig)
 
@@ -558,6 +571,7 @@ __all__ = [
     "DenoiseConfig",
     "GoldConfig",
     "ImprovedConfig",
+    "InputConfig",
     "ItemsConfig",
     "LanguageConfig",
     "LexiconConfig",

@@ -26,7 +26,7 @@ from pathlib import PurePosixPath
 
 from webclean.datasets import DataError, Page, check_row
 from webclean.policy import share
-from webclean.warc import open_input
+from webclean.storage import open_input
 
 
 def parse_line(line: bytes) -> tuple[dict | None, str | None]:

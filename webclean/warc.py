@@ -14,6 +14,9 @@ or members cut inside records), warcio stops after the first member; the file is
 read again as one stream of decompressed bytes, as ``zcat`` gives them, from the first
 record not yet read, and the offsets of the records after it are in the decompressed bytes.
 
+``iter_warc_range`` yields the same for the records that start in a byte range of the
+file, so that tasks of their own read the ranges of one large file (webclean.warc_ranges).
+
 The HTTP payload is decoded (webclean.payload) under a byte cap, so that the extractor
 sees the bytes a browser would see and a zip bomb or a 2 GB video costs at most
 ``max_bytes`` of memory.
@@ -33,7 +36,6 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, BinaryIO, TypeAlias
-from urllib.parse import unquote, urlparse
 
 from warcio.archiveiterator import ArchiveIterator
 from warcio.exceptions import ArchiveLoadFailed
@@ -45,6 +47,8 @@ from webclean.config import LimitsConfig
 from webclean.decode import header_charset
 from webclean.payload import Payload, decode_payload
 from webclean.result import Status
+from webclean.storage import open_input, open_input_at
+from webclean.warc_ranges import range_bounds, splittable
 from webclean.warc_resync import RewindableStream, StrictReader, next_record_start
 
 PAGE_TYPES = ("response", "resource")
@@ -200,6 +204,47 @@ def iter_warc(source: str | BinaryIO, *, max_bytes: int = DEFAULT_MAX_BYTES) -> 
     yield end
 
 
+def iter_warc_range(path: str, start: int, stop: int | None, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Iterator[WarcItem]:
+    """What :func:`iter_warc` yields of the records of ``path`` that start in the byte range
+    ``[start, stop)`` (``stop`` None: to the end of the file; webclean.warc_ranges), then a
+    :class:`WarcEnd` that counts those records. A file that cannot be read in ranges is read
+    whole by its range at byte 0; its other ranges give their end alone."""
+    if start == 0 and stop is None:
+        yield from iter_warc(path, max_bytes=max_bytes)
+        return
+    try:
+        # A file that cannot be cut: the range at byte 0 holds all of it, the others none.
+        begin, until = range_bounds(path, start, stop) if splittable(path) else (0 if start == 0 else None, None)
+    except OSError as exc:
+        yield WarcEnd(path, {}, offset=start, error=f"cannot open: {exc}")
+        return
+    if begin is None:  # no record starts in the range
+        yield WarcEnd(path, {})
+    elif begin == 0 and until is None:
+        yield from iter_warc(path, max_bytes=max_bytes)
+    else:
+        yield from _iter_range(path, begin, until, max_bytes)
+
+
+def _iter_range(path: str, begin: int, until: int | None, max_bytes: int) -> Iterator[WarcItem]:
+    """The items of the records from byte ``begin``, where a record starts, to byte ``until``,
+    where the next range's first record starts (None: to the end of the file)."""
+    try:
+        opened = open_input_at(path, begin)
+    except OSError as exc:
+        yield WarcEnd(path, {}, offset=begin, error=f"cannot open: {exc}")
+        return
+    counts: Counter[str] = Counter()
+    try:
+        with opened as stream:
+            end = yield from _iter_resyncing(RewindableStream(stream, begin, until), path, max_bytes, counts)
+    except _SplitMembers as split:  # iter_warc reads such a file again from its start: a range cannot
+        error = f"{split.error}; gzip members that do not hold one record each, which a range of the file cannot read"
+        error += " (a larger input.task_bytes reads the file whole)"
+        end = WarcEnd(path, dict(counts), offset=split.offset, error=error)
+    yield end
+
+
 def _iter_resyncing(
     stream: RewindableStream, name: str, max_bytes: int, counts: Counter[str]
 ) -> Generator[WarcPage | WarcDamage, None, WarcEnd]:
@@ -209,6 +254,8 @@ def _iter_resyncing(
             return (yield from _iter_records(_Archive(stream), name, max_bytes, counts))
         except _Damaged as damage:
             resumed = next_record_start(stream, damage.offset)
+            if resumed is None:  # in a range of the file, the next range's first record follows
+                resumed = stream.stop
             if resumed is None:
                 return WarcEnd(name, dict(counts), offset=damage.offset, error=damage.final_error(counts))
             error = f"damaged: {damage.error}; bytes {damage.offset} to {resumed} skipped, to the next record"
@@ -319,30 +366,6 @@ class _Inflated:
             out = self._inflater.decompress(data, READ_BLOCK)
             if out:
                 return out
-
-
-def open_input(path: str) -> AbstractContextManager[BinaryIO]:
-    """Open a local path, a ``file://`` URI or a pyarrow file-system URI for reading bytes."""
-    scheme = urlparse(path).scheme
-    if scheme == "file":
-        return open(unquote(urlparse(path).path), "rb")
-    if len(scheme) <= 1:  # no scheme, or a Windows drive letter
-        return open(path, "rb")
-    # Only remote paths need pyarrow; a plain local WARC is read without it.
-    from pyarrow import fs
-
-    filesystem, inner = fs.FileSystem.from_uri(to_pyarrow_uri(path))
-    # compression=None: the WARC reader must see the gzip members themselves, so that
-    # offsets are those of the stored file and a broken member stops only that member.
-    return filesystem.open_input_stream(inner, compression=None, buffer_size=READ_BLOCK)
-
-
-def to_pyarrow_uri(path: str) -> str:
-    """Hadoop's ``s3a://`` and ``s3n://`` name what pyarrow calls ``s3://``."""
-    for prefix in ("s3a://", "s3n://"):
-        if path.startswith(prefix):
-            return "s3://" + path[len(prefix) :]
-    return path
 
 
 def _iter_records(

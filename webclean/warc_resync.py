@@ -5,7 +5,9 @@ record and the members after it are intact. :func:`next_record_start` scans forw
 the damaged record for the next gzip member whose data inflates to a record header (or,
 in an uncompressed file, for the next line that starts a WARC record) and
 :class:`RewindableStream` lets the reader go back to it: warcio reads ahead of the
-record it reports, so the next member may already lie in bytes it has read.
+record it reports, so the next member may already lie in bytes it has read. The same
+scan finds where a byte range of a file read by a task of its own begins and ends
+(webclean.warc_ranges).
 
 warcio's own reader, when a member stops inflating half-way, prints zlib's message to
 stderr and reads on as if the member had ended; :class:`StrictReader` raises instead, so
@@ -37,13 +39,19 @@ _PEEK_IN = 1 << 16
 
 class RewindableStream:
     """A forward-only binary stream that keeps the last :data:`KEEP_BYTES` it read, so
-    that its reader can go back to any of them; ``tell`` is the position in the stream."""
+    that its reader can go back to any of them; ``tell`` is the position in the file.
 
-    def __init__(self, raw: BinaryIO) -> None:
+    ``raw`` is read from byte ``start`` of its file; with a ``stop``, the stream ends
+    there, whatever follows (a range of a file ends where the next range's first record
+    starts: webclean.warc_ranges).
+    """
+
+    def __init__(self, raw: BinaryIO, start: int = 0, stop: int | None = None) -> None:
         self._raw = raw
         self._kept = bytearray()  # the last bytes read from raw, ending at _end
-        self._end = 0
-        self._position = 0
+        self._end = start
+        self._position = start
+        self.stop = stop
 
     def tell(self) -> int:
         return self._position
@@ -54,6 +62,8 @@ class RewindableStream:
             start = self._position - kept_from
             part = bytes(self._kept[start : None if size < 0 else start + size])
         else:
+            if self.stop is not None:
+                size = self.stop - self._end if size < 0 else min(size, self.stop - self._end)
             part = self._raw.read() if size < 0 else self._raw.read(size)
             self._keep(part)
         self._position += len(part)
@@ -84,15 +94,18 @@ def next_record_start(stream: RewindableStream, after: int) -> int | None:
 
     Starts from the oldest byte kept when ``after`` is older than that: the record that
     broke was then read far past its start, and its damage lies near where it broke.
+    A WARC line counts only at the start of a line: the byte before the first position
+    is read too, when it is kept.
     """
-    position = max(after + 1, stream.oldest())
+    first = max(after + 1, stream.oldest())
+    position = max(first - 1, stream.oldest())
     stream.seek(position)
     carry = b""  # the end of the last block, in case a header spans two blocks
     while block := stream.read(SCAN_BLOCK):
         data = carry + block
         base = position - len(carry)
         for start in _candidates(data):
-            if _starts_record(stream, base + start):
+            if base + start >= first and _starts_record(stream, base + start):
                 return base + start
         stream.seek(base + len(data))
         carry = data[-16:]

@@ -21,7 +21,7 @@ pytest.importorskip("pyspark")
 
 from pyspark import cloudpickle  # noqa: E402
 
-from webclean.config import Config  # noqa: E402
+from webclean.config import Config, InputConfig  # noqa: E402
 from webclean.model import MODELS_DIR, ModelError  # noqa: E402
 from webclean.policy import EXIT_POLICY, FailurePolicy  # noqa: E402
 from webclean.result import Extraction, Status  # noqa: E402
@@ -35,7 +35,8 @@ from webclean.spark.extract_job import (  # noqa: E402
 )
 from webclean.spark.inputs import list_inputs, pack_partitions  # noqa: E402
 from webclean.spark.rows import DAMAGED, OUTPUT_SCHEMA, TRUNCATED  # noqa: E402
-from webclean.warc import WarcEnd, WarcPage, iter_warc  # noqa: E402
+from webclean.warc import WarcDamage, WarcEnd, WarcPage, iter_warc  # noqa: E402
+from webclean.warc_ranges import byte_ranges  # noqa: E402
 
 pytestmark = pytest.mark.spark
 
@@ -172,6 +173,36 @@ def test_broken_warcs_keep_what_was_read_and_say_where_they_stopped(spark, tmp_p
     assert [(e["source_file"], e["offset"], e["error"]) for e in summary.files_with_errors] == stops
 
 
+def test_warcs_read_in_byte_ranges_by_many_tasks_give_the_rows_of_one_task_a_file(spark, tmp_path):
+    """input.task_bytes of 50 kB: the sample (600 kB) and a copy of it with a corrupt member
+    across a range boundary are read in 13 ranges each, each range by a task of its own."""
+    task_bytes = 50_000
+    cuts = [start for start, _ in byte_ranges(SAMPLE.stat().st_size, task_bytes)[1:]]
+    corrupt = tmp_path / "corrupt.warc.gz"
+    for record in range(49):
+        damage = next(i for i in iter_warc(str(corrupt_member(corrupt, record))) if isinstance(i, WarcDamage))
+        if any(damage.offset < cut < damage.resumed for cut in cuts):
+            break
+    else:
+        pytest.fail("no member of the sample runs across a boundary")
+    whole, whole_rows = run(spark, [SAMPLE, corrupt], tmp_path / "whole")
+    config = Config(input=InputConfig(task_bytes=task_bytes))
+    split, split_rows = run(spark, [SAMPLE, corrupt], tmp_path / "split", config=config)
+    key = lambda r: (r["source_file"], r["offset"])  # noqa: E731
+    assert sorted(split_rows, key=key) == sorted(whole_rows, key=key)
+    assert len(split_rows) == 49 + 49 and [key(r) for r in split_rows if r["status"] == DAMAGED] == [(str(corrupt), damage.offset)]
+    assert (split.records_by_type, split.pages_by_status) == (whole.records_by_type, whole.pages_by_status)
+    assert split.files_with_errors == whole.files_with_errors and split.files == whole.files == 2
+    # A Parquet file a task: many tasks wrote rows of each file, where one did without ranges.
+    assert [tasks_that_wrote(tmp_path / "whole", source) for source in (SAMPLE, corrupt)] == [1, 1]
+    assert all(tasks_that_wrote(tmp_path / "split", source) >= 10 for source in (SAMPLE, corrupt))
+
+
+def tasks_that_wrote(output: Path, source: Path) -> int:
+    parts = Path(partition_path(str(output), RUN_DATE)).glob("*.parquet")
+    return sum(str(source) in pq.read_table(part).column("source_file").to_pylist() for part in parts)
+
+
 def test_the_policy_judges_the_run_and_only_a_run_that_passes_gets_its_marker(spark, tmp_path, html_inputs):
     out = tmp_path / "out"
     marker = Path(success_path(str(out), RUN_DATE))
@@ -239,6 +270,26 @@ def test_a_task_of_one_file_reports_progress_before_it_ends(monkeypatch, capsys)
     assert lines[0].startswith("progress: partition 0: 1 pages out, ") and lines[0].endswith(f"reading {SAMPLE}")
     assert lines[-1].startswith("progress: partition 0: 49 pages out, ")
     assert sum(reported[0][0].statuses.values()) == 49
+
+
+def test_the_drivers_line_says_the_tasks_done_and_running_and_the_pages_of_those_done():
+    from webclean.spark.extract_job import PartitionCounts, progress_line
+
+    stage = types.SimpleNamespace(numTasks=12, numCompletedTasks=3, numActiveTasks=2)
+    counted = [PartitionCounts(statuses=Counter(ok=40, empty=5)), PartitionCounts(statuses=Counter(ok=15))]
+    line = progress_line([stage], counted, 10.0)
+    assert line == "progress: 3/12 tasks done, 2 running, 60 pages out of those done, 6.0 pages/s"
+
+
+def test_the_driver_logs_its_line_while_the_tasks_run(spark, tmp_path, monkeypatch, caplog):
+    from webclean.spark import extract_job
+
+    monkeypatch.setattr(extract_job, "PROGRESS_SECONDS", 0.2)
+    config = Config(input=InputConfig(task_bytes=50_000))  # 13 tasks
+    with caplog.at_level("INFO", logger="webclean.spark"):
+        run(spark, [SAMPLE], tmp_path / "out", config=config)
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("progress: ")]
+    assert lines and all(re.fullmatch(r"progress: \d+/13 tasks done, \d+ running, \d+ pages out of those done, [\d.]+ pages/s", line) for line in lines)
 
 
 def test_a_partition_extracted_twice_is_counted_once(spark, tmp_path, monkeypatch):
@@ -321,7 +372,7 @@ def test_each_task_extracts_the_files_packed_for_it(spark, tmp_path, html_inputs
     out = tmp_path / "out"
     run(spark, html_inputs, out)
     files = list_inputs(map(str, html_inputs))
-    packed = pack_partitions(files, spark.sparkContext.defaultParallelism)
+    packed = pack_partitions(files, spark.sparkContext.defaultParallelism, Config().input.task_bytes)
     assert len(files) == 7 and len(packed) == 7  # fewer files than TASKS_PER_CORE a core: one each
     # One task per partition, and one Parquet file per task.
     written = [

@@ -18,21 +18,23 @@ pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 pytest.importorskip("warcio")
 
+from webclean.config import InputConfig  # noqa: E402
 from webclean.result import Status  # noqa: E402
 from webclean.spark.inputs import (  # noqa: E402
-    PARTITION_BYTES,
     TASKS_PER_CORE,
     InputError,
     InputFile,
     find_inputs,
     list_inputs,
     pack_partitions,
+    split_files,
 )
 from webclean.spark.readers import read_input  # noqa: E402
 from webclean.warc import WarcEnd  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "samples" / "sample.warc.gz"
+TASK_BYTES = InputConfig().task_bytes
 
 
 def test_listing_finds_formats_and_skips_hidden_files(html_inputs):
@@ -113,17 +115,38 @@ def test_inputs_that_name_nothing_fail_at_start(tmp_path, bad):
 
 
 def test_partitions_are_packed_by_size():
-    warcs = [InputFile(f"w{i}.warc.gz", "warc", PARTITION_BYTES * 4) for i in range(3)]
-    assert sorted(len(p) for p in pack_partitions(warcs, 2)) == [1, 1, 1]
+    warcs = [InputFile(f"w{i}.warc.gz", "warc", TASK_BYTES * 4) for i in range(3)]
+    assert sorted(len(p) for p in pack_partitions(warcs, 2, TASK_BYTES)) == [1, 1, 1]
     small = [InputFile(f"p{i}.html", "html", 1000 + i) for i in range(101)]
-    parts = pack_partitions(small, 4)
+    parts = pack_partitions(small, 4, TASK_BYTES)
     # Small files: TASKS_PER_CORE partitions a core, whatever their bytes, of similar size.
     assert len(parts) == 4 * TASKS_PER_CORE
     assert sorted(len(p) for p in parts) == [6] * 11 + [7] * 5
     assert sorted(f.path for p in parts for f in p) == sorted(f.path for f in small)
-    # Enough bytes for more partitions than that: about PARTITION_BYTES each.
-    many = [InputFile(f"m{i}.warc.gz", "warc", PARTITION_BYTES // 2) for i in range(40)]
-    assert sorted(len(p) for p in pack_partitions(many, 2)) == [2] * 20
+    # Enough bytes for more partitions than that: about input.task_bytes each.
+    many = [InputFile(f"m{i}.warc.gz", "warc", TASK_BYTES // 2) for i in range(40)]
+    assert sorted(len(p) for p in pack_partitions(many, 2, TASK_BYTES)) == [2] * 20
+
+
+def test_a_warc_over_the_task_bytes_is_cut_into_ranges_each_in_a_partition_of_its_own():
+    size = 4 * TASK_BYTES + 10
+    files = [
+        InputFile("big.warc.gz", "warc", size),
+        InputFile("plain.warc", "warc", TASK_BYTES + 1),
+        InputFile("small.warc.gz", "warc", TASK_BYTES),
+        InputFile("big.arc.gz", "warc", size),  # an ARC file is read whole
+        InputFile("big.jsonl", "jsonl", size),
+    ]
+    pieces = split_files(files, TASK_BYTES)
+    big = [(p.start, p.stop, p.size) for p in pieces if p.path == "big.warc.gz"]
+    step = -(-size // 5)
+    assert big == [(0, step, step), (step, 2 * step, step), (2 * step, 3 * step, step), (3 * step, 4 * step, step), (4 * step, None, size - 4 * step)]
+    assert [(p.start, p.stop) for p in pieces if p.path == "plain.warc"] == [(0, -(-(TASK_BYTES + 1) // 2)), (-(-(TASK_BYTES + 1) // 2), None)]
+    assert [p for p in pieces if p.path not in ("big.warc.gz", "plain.warc")] == files[2:]
+    # Every range of the big file is a task of its own.
+    partitions = pack_partitions(pieces, 2, TASK_BYTES)
+    assert all(len({p.path for p in part}) == len(part) for part in partitions)
+    assert sum(len(part) for part in partitions) == len(pieces) == 10
 
 
 def test_text_inputs_count_and_cap_utf8_bytes(tmp_path):

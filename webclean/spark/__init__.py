@@ -4,7 +4,8 @@ One concern a module. Those that need only pyarrow import no pyspark, and they a
 ``import webclean.spark`` itself run without a JVM:
 
 - ``inputs``: the input arguments (files, folders, globs, listing files) expanded into
-  input files with a format, and packed into partitions (pyarrow only);
+  input files with a format, large WARCs cut into byte ranges, and packed into
+  partitions (pyarrow only);
 - ``readers``: one reader per format (WARC, HTML, JSON Lines, Parquet) of a file's
   page records (pyarrow only);
 - ``rows``: a page record extracted into its output row, and the rows' schema (pyarrow only);
@@ -19,7 +20,9 @@ A run of the extract job, in order:
    files) into files with a format, on the driver; a missing input fails here, and
    the files of folders and globs that are not of the format are skipped and counted.
 2. The paths, never the contents, are packed into partitions of similar byte size,
-   so each Python worker streams its own files (WARCs through ``webclean.warc``).
+   so each Python worker streams its own files (WARCs through ``webclean.warc``); a
+   WARC larger than ``input.task_bytes`` is cut into byte ranges of about that size,
+   each read by a task of its own (``webclean.warc_ranges``).
 3. The model, the configuration and the packed paths are broadcast once; each Python
    worker loads a broadcast once and reuses it for every task it runs.
 4. ``mapInArrow`` over ``range`` turns partition i's paths into rows of extracted

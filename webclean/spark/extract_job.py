@@ -38,6 +38,7 @@ from webclean.spark.inputs import (
     filesystem_for,
     find_inputs,
     pack_partitions,
+    split_files,
 )
 from webclean.spark.rows import FILE_ERRORS, OUTPUT_SCHEMA, ExtractFn, RowBatch, Shared, extract_rows
 
@@ -218,10 +219,16 @@ def run_extract(
     # Methods blocks and ladom need no model.
     model_version = str(model.version) if model is not None else "none"
     shared = sc.broadcast(Shared(job.config, model, model_version))
-    partitions = pack_partitions(files, sc.defaultParallelism)
+    task_bytes = job.config.input.task_bytes
+    pieces = split_files(files, task_bytes)
+    partitions = pack_partitions(pieces, sc.defaultParallelism, task_bytes)
     plan = sc.broadcast(partitions)
     counts = sc.accumulator({}, _ByPartition())
-    log.info("extract: %d %s files in %d partitions -> %s", len(files), job.input_format, len(partitions), job.output)
+    ranges = [p for p in pieces if p.start or p.stop is not None]
+    log.info(
+        "extract: %d %s files (%d of them in %d byte ranges) in %d partitions -> %s",
+        len(files), job.input_format, len({p.path for p in ranges}), len(ranges), len(partitions), job.output,
+    )  # fmt: skip
     # The marker and the summary judge the partition's rows: none while they are replaced,
     # so that a run killed on the way leaves neither to say that it passed.
     remove_success_marker(job.output, job.run_date)
@@ -389,10 +396,11 @@ def write_summary(output: str, summary: RunSummary) -> str:
 
 
 class _Progress:
-    """Logs finished tasks and rows written while the job runs, from a daemon thread.
+    """Logs the tasks done and the rows they wrote while the job runs, from a daemon thread.
 
-    Tasks report their accumulators when they finish, so the count moves task by task;
-    a task still running logs its own count (TaskProgress).
+    Tasks report their accumulators when they finish, so the count moves task by task
+    (a task reads at most about input.task_bytes); a task still running logs its own
+    count (TaskProgress).
     """
 
     def __init__(self, sc: Any, counts: Accumulator, started: float) -> None:
@@ -413,12 +421,22 @@ class _Progress:
     def _run(self) -> None:
         while not self._stop.wait(PROGRESS_SECONDS):
             tracker = self._sc.statusTracker()
-            stages = [tracker.getStageInfo(s) for s in tracker.getActiveStageIds()]
-            done = sum(s.numCompletedTasks for s in stages if s)
-            total = sum(s.numTasks for s in stages if s)
-            rows = sum(sum(counted.statuses.values()) for counted in list(self._counts.value.values()))
-            elapsed = time.perf_counter() - self._started
-            log.info("progress: %d/%d tasks done, %d pages out of them, %.1f pages/s", done, total, rows, rows / elapsed)
+            stages = [stage for stage in map(tracker.getStageInfo, tracker.getActiveStageIds()) if stage]
+            if stages:  # none while Spark plans the job or commits its files
+                counted = list(self._counts.value.values())
+                log.info("%s", progress_line(stages, counted, time.perf_counter() - self._started))
+
+
+def progress_line(stages: Iterable[Any], counted: Iterable[PartitionCounts], elapsed: float) -> str:
+    """The driver's line: the tasks of the running stages (Spark's SparkStageInfo) done,
+    running and in all, and the pages out of those done."""
+    stages = list(stages)
+    done = sum(s.numCompletedTasks for s in stages)
+    running = sum(s.numActiveTasks for s in stages)
+    total = sum(s.numTasks for s in stages)
+    rows = sum(sum(partition.statuses.values()) for partition in counted)
+    rate = rows / elapsed if elapsed > 0 else 0.0
+    return f"progress: {done}/{total} tasks done, {running} running, {rows} pages out of those done, {rate:.1f} pages/s"
 
 
 def _counts_text(counts: Mapping[str, int]) -> str:

@@ -1,5 +1,6 @@
 """What the input arguments name: files, folders, globs and listing files expanded into
-input files with a format, on the driver, and packed into partitions of similar size.
+input files with a format, on the driver; large WARCs cut into byte ranges, and all of
+it packed into partitions of similar size.
 
 pyarrow's file systems only: no pyspark, so this runs and is tested without a JVM.
 """
@@ -13,13 +14,14 @@ import logging
 import math
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from typing import NamedTuple
 
 from pyarrow import fs
 
-from webclean.warc import open_input, to_pyarrow_uri
+from webclean.storage import open_input, to_pyarrow_uri
+from webclean.warc_ranges import byte_ranges
 
 # The glue logs under one name, whichever of its modules speaks.
 log = logging.getLogger("webclean.spark")
@@ -32,12 +34,11 @@ EXTENSIONS = {
     "jsonl": (".jsonl", ".jsonl.gz"),
     "parquet": (".parquet",),
 }
+# Never cut into ranges: the records of an ARC file cannot be found from any byte.
+WHOLE_EXTENSIONS = (".arc", ".arc.gz")
 # Text files that list inputs one per line, as cc-pyspark takes them (warc.paths.gz).
 LISTING_EXTENSIONS = (".paths", ".paths.gz", ".txt", ".txt.gz")
 GLOB_CHARS = frozenset("*?[")
-# A partition holds about this many input bytes, so that a task lasts minutes, not
-# hours; a single WARC (about 1 GB at Common Crawl) is never split.
-PARTITION_BYTES = 256 << 20
 # At least this many partitions a core, files permitting: Spark hands the next partition
 # to whichever core is free, so a file slower to extract than its size says delays the
 # run by a fraction of a core's share instead of the whole difference. A worker process
@@ -53,9 +54,15 @@ class InputError(ValueError):
 
 @dataclass(frozen=True)
 class InputFile:
+    """A file to read, or the byte range ``[start, stop)`` of a WARC whose records that
+    start in it a task reads (stop None: to the end; webclean.warc_ranges). ``size`` is
+    the bytes to read: the file's, or the range's."""
+
     path: str
     format: str
     size: int = 0
+    start: int = 0
+    stop: int | None = None
 
 
 class Skipped(NamedTuple):
@@ -237,15 +244,30 @@ def _locate(path: str) -> tuple[fs.FileSystem, str, str]:
     return filesystem, inner, path[: len(path) - len(inner)]
 
 
-def pack_partitions(files: Sequence[InputFile], slots: int) -> list[list[InputFile]]:
-    """Largest file first into the lightest partition: about PARTITION_BYTES each, and
-    at least TASKS_PER_CORE partitions for each of the ``slots`` cores when there are
-    files enough."""
+def split_files(files: Sequence[InputFile], task_bytes: int) -> list[InputFile]:
+    """Every WARC larger than ``task_bytes`` as byte ranges of about that size, each read by
+    a task of its own, and the other files whole. Whether a file's records can be found
+    from any byte is seen by the tasks that read it: a file that cannot is read whole by
+    the task of its first range (webclean.warc_ranges)."""
+    pieces = []
+    for file in files:
+        if file.format != "warc" or file.size <= task_bytes or file.path.lower().endswith(WHOLE_EXTENSIONS):
+            pieces.append(file)
+            continue
+        for start, stop in byte_ranges(file.size, task_bytes):
+            pieces.append(replace(file, size=(file.size if stop is None else stop) - start, start=start, stop=stop))
+    return pieces
+
+
+def pack_partitions(files: Sequence[InputFile], slots: int, task_bytes: int) -> list[list[InputFile]]:
+    """Largest file first into the lightest partition: about ``task_bytes`` each, and at
+    least TASKS_PER_CORE partitions for each of the ``slots`` cores when there are files
+    (or ranges of files) enough."""
     total = sum(f.size for f in files)
-    count = min(len(files), max(slots * TASKS_PER_CORE, math.ceil(total / PARTITION_BYTES)))
+    count = min(len(files), max(slots * TASKS_PER_CORE, math.ceil(total / task_bytes)))
     partitions: list[list[InputFile]] = [[] for _ in range(count)]
     loads = [(0, i) for i in range(count)]
-    for file in sorted(files, key=lambda f: (-f.size, f.path)):
+    for file in sorted(files, key=lambda f: (-f.size, f.path, f.start)):
         load, index = heapq.heappop(loads)
         partitions[index].append(file)
         heapq.heappush(loads, (load + max(file.size, 1), index))

@@ -24,7 +24,8 @@ from webclean.address import file_uri, page_address
 from webclean.payload import decode_payload
 from webclean.result import Status
 from webclean.spark.inputs import InputFile, filesystem_for
-from webclean.warc import WarcDamage, WarcEnd, WarcPage, iter_warc, open_input
+from webclean.storage import open_input
+from webclean.warc import WarcDamage, WarcEnd, WarcPage, iter_warc_range
 
 GZIP_MAGIC = b"\x1f\x8b"
 # A JSON line is read at most this many times limits.max_bytes (plus LINE_SLACK) before it is
@@ -69,7 +70,7 @@ def read_input(file: InputFile, max_bytes: int) -> Iterator[FileItem]:
 
 
 def _warc_records(file: InputFile, max_bytes: int) -> Iterator[FileItem]:
-    for item in iter_warc(file.path, max_bytes=max_bytes):
+    for item in iter_warc_range(file.path, file.start, file.stop, max_bytes=max_bytes):
         yield _from_warc(file.path, item) if isinstance(item, WarcPage) else item
 
 
