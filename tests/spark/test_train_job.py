@@ -26,7 +26,7 @@ pyspark = pytest.importorskip("pyspark")
 import webclean  # noqa: E402
 from webclean.config import Config  # noqa: E402
 from webclean.datasets import read_pages  # noqa: E402
-from webclean.extract import extract  # noqa: E402
+from webclean.extract import decider, extract  # noqa: E402
 from webclean.features import feature_matrix  # noqa: E402
 from webclean.lexicon import build_lexicon, build_line_lexicon  # noqa: E402
 from webclean.model import Model, save_model  # noqa: E402
@@ -122,8 +122,16 @@ def load_job(name: str) -> ModuleType:
 
 
 def predictions(model: Model, paths: list[Path]) -> np.ndarray:
-    units = [u.unit for page in read_pages(paths) for u in label_page(page, model.config).units]
-    return model.svm.predict(feature_matrix(units, model.lexicon, model.feature_set))
+    """The decisions of every unit of the pages, each page's given its type probabilities."""
+    decided = []
+    for page in read_pages(paths):
+        labelled = label_page(page, model.config)
+        types = None
+        if model.page_types is not None:
+            types = model.page_types.page_probabilities(np.asarray(labelled.type_signals), labelled.type_words)
+        X = feature_matrix([u.unit for u in labelled.units], model.lexicon, model.feature_set)
+        decided.append(decider(model, types).decision_function(X) > 0)
+    return np.concatenate(decided)
 
 
 # ---------------------------------------------------------------- training
