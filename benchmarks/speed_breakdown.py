@@ -32,6 +32,7 @@ STAGES = {
     "title": "title+lang",
     "segment": "segment",
     "locate": "locate",
+    "page_type": "page type",
     "features": "features",
     "classify": "classify",
     "denoise": "denoise (rest)",

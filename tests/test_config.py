@@ -2,7 +2,17 @@ import json
 
 import pytest
 
-from webclean.config import Config, ConfigError, LanguageConfig, LinesConfig, RegionConfig, ThreadsConfig, load_config
+from webclean.config import (
+    Config,
+    ConfigError,
+    InputConfig,
+    LanguageConfig,
+    LinesConfig,
+    PageTypeConfig,
+    RegionConfig,
+    ThreadsConfig,
+    load_config,
+)
 from webclean.model import MODELS_DIR
 
 
@@ -82,10 +92,17 @@ def test_every_threshold_is_in_the_conf_file_with_a_comment():
 
 @pytest.mark.parametrize("method", ["svm", "paper"])
 def test_a_saved_config_without_the_newer_keys_loads_with_their_defaults(method):
-    # The packaged models were saved before [region], [threads], [lines] … existed.
+    # A model saved before [region], [threads], [lines], [language], [page_type] and
+    # [input] existed (the packaged paper model is one).
     saved = json.loads((MODELS_DIR / method / "model.json").read_text(encoding="utf-8"))["config"]
-    assert "lines" not in saved and "line_key_tokens" not in saved["lexicon"]
+    for section in ("region", "threads", "lines", "language", "page_type", "input"):
+        saved.pop(section, None)
+    saved["lexicon"].pop("line_key_tokens", None)
+    saved["improved"].pop("shown_by_script_share", None)
+    saved["weak"].pop("match_chars", None)
+    saved["gold"] = {}
     config = Config.from_dict(saved)
     assert (config.region, config.threads, config.lines, config.language) == (RegionConfig(), ThreadsConfig(), LinesConfig(), LanguageConfig())
+    assert config.page_type == PageTypeConfig() and config.input == InputConfig()
     assert config.lexicon.line_key_tokens == 24 and config.improved.shown_by_script_share == 0.1
     assert config.weak.match_chars == 15 and config.gold.content_share == 0.9

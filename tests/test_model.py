@@ -59,7 +59,7 @@ def _rewrite_arrays(directory: Path, arrays: dict[str, np.ndarray]) -> None:
 def test_save_load_round_trip_predicts_identically(tmp_path, method):
     original = default_model(method)
     loaded = load_model(save_model(original, tmp_path / method))
-    width = FEATURE_WIDTHS[original.feature_set]
+    width = FEATURE_WIDTHS[original.feature_set] + original.svm.page_columns
     probe = np.random.default_rng(0).uniform(0, 50, size=(200, width))
     np.testing.assert_array_equal(loaded.svm.decision_function(probe), original.svm.decision_function(probe))
     assert loaded.lexicon == original.lexicon
