@@ -135,6 +135,7 @@ def test_a_trained_model_types_the_pages_it_extracts(tmp_path):
     # 24 pages a type: the trees' leaves hold 20 pages at least (scikit-learn's default).
     pages = [_page(kind, i) for i in range(24) for kind in ("article", "product", "listing")]
     small = ["classifier.folds=2", "classifier.c_grid=[1.0]", "classifier.gamma_grid=[0.1]", "classifier.samples_per_class=20"]
+    small.append("page_type.features=true")  # the trees read the page's type probabilities too
     model, report = train(pages, CONFIG.with_overrides(small))
     assert model.page_types is not None and report.page_type_words > 0
     assert label_page(pages[1], model.config).page_type == "product"
@@ -155,12 +156,14 @@ def test_a_trained_model_types_the_pages_it_extracts(tmp_path):
 
 def test_the_training_pages_probabilities_come_from_models_of_other_sites():
     X, found, kinds, sites = _toy()
-    model, rows = page_type_stage(kinds, X, found, sites, CONFIG)
+    columns = CONFIG.with_overrides(["page_type.features=true"])
+    model, rows = page_type_stage(kinds, X, found, sites, columns)
     assert model is not None and rows.shape == (len(kinds), len(PAGE_TYPES))
     np.testing.assert_allclose(rows.sum(axis=1), 1.0)
     # Out of fold: not the probabilities of the model of all pages.
     inside = np.vstack([model.page_probabilities(row, words) for row, words in zip(X, found)])
     assert not np.allclose(rows, inside)
-    assert page_type_stage(kinds, X, found, sites, CONFIG.with_overrides(["page_type.trees=0"])) == (None, None)
-    apart, none = page_type_stage(kinds, X, found, sites, CONFIG.with_overrides(["page_type.features=false"]))
+    assert page_type_stage(kinds, X, found, sites, columns.with_overrides(["page_type.trees=0"])) == (None, None)
+    # By default the page type model is trained, and the trees do not read its probabilities.
+    apart, none = page_type_stage(kinds, X, found, sites, CONFIG)
     assert apart is not None and none is None

@@ -359,7 +359,7 @@ class PageTypeConfig:
     unlabelled: str = "article"  # the type of a training page that names none ("" leaves it out)
     # Method svm's trees read the page's type probabilities beside each line's features,
     # learned from each training page's probabilities by a model of the other folds of sites.
-    features: bool = True
+    features: bool = False
     folds: int = 4
 
     def validate(self) -> None:

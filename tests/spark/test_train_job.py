@@ -160,7 +160,7 @@ def test_the_distributed_word_count_equals_the_driver_count(spark, pages):
 
 @pytest.mark.parametrize("method", ["svm", "paper"])
 def test_spark_training_gives_the_single_machine_model(spark, pages, method):
-    config = small_config(method).with_overrides(["classifier.second_trees=5", "classifier.second_folds=2"])
+    config = small_config(method).with_overrides(["classifier.second_trees=5", "classifier.second_folds=2", "page_type.features=true"])
     paths = [pages["b"], pages["a"]]
     sources = [p.name for p in paths]
     expected, expected_report = train(read_pages(paths), config, sources=sources)
