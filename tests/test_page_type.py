@@ -39,7 +39,7 @@ LISTING = (
 
 def signals(html: str, url: str | None = None) -> dict[str, float]:
     root = parse_html(html)
-    row = page_signals(root, html, url, page_lines(root, CONFIG), CONFIG.lines)
+    row = page_signals(root, html, url, page_lines(root, CONFIG), CONFIG)
     assert row.shape == (len(SIGNAL_NAMES),)
     return dict(zip(SIGNAL_NAMES, row.tolist()))
 

@@ -361,10 +361,16 @@ class PageTypeConfig:
     # learned from each training page's probabilities by a model of the other folds of sites.
     features: bool = False
     folds: int = 4
+    item_levels: int = 3  # a repeated item starts at a line's owner or an ancestor so far above it ...
+    run_items: int = 4  # ... and so many items of one tag and class in one box make a run
+    sample_chars: int = 40  # the characters of each line that the share of CJK ideographs reads
 
     def validate(self) -> None:
         _check_range("page_type.trees", self.trees, 0, 10**4)
         _check_range("page_type.folds", self.folds, 2, 100)
+        _check_range("page_type.item_levels", self.item_levels, 1, 100)
+        _check_range("page_type.run_items", self.run_items, 2, 10**6)
+        _check_range("page_type.sample_chars", self.sample_chars, 1, 10**6)
         _check_range("page_type.min_pages", self.min_pages, 1, 10**6)
         if self.unlabelled not in ("", *PAGE_TYPES):
             raise ConfigError(f"page_type.unlabelled must be one of {', '.join(PAGE_TYPES)} or empty, not {self.unlabelled!r}")

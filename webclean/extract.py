@@ -208,7 +208,7 @@ def _classify(
     typed = None
     if model.page_types is not None and page.lines is not None:
         with timed(timer, "page_type"):
-            signals = page_signals(page.root, html, url, page.lines, config.lines)
+            signals = page_signals(page.root, html, url, page.lines, config)
             typed = model.page_types.page_probabilities(signals, type_words(url, page.title))
     if page.block is None:
         return ClassifiedPage(page, (), typed)

@@ -38,12 +38,6 @@ COUNTED_TAGS = (
     "a", "p", "li", "h1", "h2", "h3", "table", "tr", "form", "input", "textarea", "pre", "code",
     "img", "article", "time", "nav", "aside", "figure", "blockquote", "dl", "label", "video",
 )  # fmt: skip
-# The characters of each line in the sample that measures the share of CJK ideographs.
-_SAMPLE_CHARS = 40
-# How far above a line's owner an item of a repeated form may start (items_alike).
-_ITEM_LEVELS = 3
-# Items of one form in one box from which the box counts as a run of items.
-_RUN_ITEMS = 4
 # A price: a currency sign by a number.
 _PRICE = re.compile(r"[$€£¥₹]\s?\d|\d\s?[€元]")
 # A type that a page's JSON-LD declares ("@type": "NewsArticle", or the first of a list).
@@ -66,16 +60,17 @@ SIGNAL_NAMES = (
 )  # fmt: skip
 
 
-def page_signals(root: etree._Element, html: str | bytes, url: str | None, lines: Sequence[Line], settings: LinesConfig) -> np.ndarray:
+def page_signals(root: etree._Element, html: str | bytes, url: str | None, lines: Sequence[Line], config: Config) -> np.ndarray:
     """The page's row of SIGNAL_NAMES, from its tree, its markup (the JSON-LD types,
     which the parse drops with the scripts), its address and its lines (segment.py);
-    ``settings``: what a line of prose is (line_features.is_prose)."""
+    ``config``: what a line of prose is (``lines``, line_features.is_prose) and what
+    makes items and the CJK share (``page_type``)."""
     counts = dict.fromkeys(COUNTED_TAGS, 0)
     for element in root.iter(*COUNTED_TAGS):
         counts[element.tag] += 1
     row = [math.log1p(counts[tag]) for tag in COUNTED_TAGS]
-    row += _line_signals(lines, settings)
-    row += _item_signals(lines)
+    row += _line_signals(lines, config.lines, config.page_type.sample_chars)
+    row += _item_signals(lines, config.page_type)
     chars = sum(line.length for line in lines) or 1
     code = sum(len("".join(pre.itertext())) for pre in root.iter("pre"))
     text = "\n".join(line.text for line in lines)
@@ -85,13 +80,13 @@ def page_signals(root: etree._Element, html: str | bytes, url: str | None, lines
     return np.asarray(row, dtype=np.float64)
 
 
-def _line_signals(lines: Sequence[Line], settings: LinesConfig) -> list[float]:
+def _line_signals(lines: Sequence[Line], settings: LinesConfig, sample_chars: int) -> list[float]:
     chars = sum(line.length for line in lines)
     total = chars or 1
     by_kind = dict.fromkeys(_LINE_KINDS, 0)
     for line in lines:
         by_kind[line.kind] = by_kind.get(line.kind, 0) + line.length
-    sample = "".join(line.text[:_SAMPLE_CHARS] for line in lines)
+    sample = "".join(line.text[:sample_chars] for line in lines)
     comment, form = GROUP_BIT["comment"], GROUP_BIT["form"]
     return [
         math.log1p(len(lines)),
@@ -108,17 +103,17 @@ def _line_signals(lines: Sequence[Line], settings: LinesConfig) -> list[float]:
     ]
 
 
-def _item_signals(lines: Sequence[Line]) -> list[float]:
+def _item_signals(lines: Sequence[Line], settings: PageTypeConfig) -> list[float]:
     """Items of one form, repeated in one box: for each line, its owner and the owner's
-    ancestors up to _ITEM_LEVELS above are candidate items, keyed by their box, tag
-    and class; a box of _RUN_ITEMS items of a key or more is a run. The runs, the
+    ancestors up to ``item_levels`` above are candidate items, keyed by their box, tag
+    and class; a box of ``run_items`` items of a key or more is a run. The runs, the
     largest, and the share of the text in runs. The lines come in document order, so
     an item's lines come one after the other: an item counts when it differs from the
     last item of its key."""
     found: dict[tuple[etree._Element, str, str], list[Any]] = {}  # key: [items, last item, characters]
     for line in lines:
         item = line.owner
-        for _ in range(_ITEM_LEVELS):
+        for _ in range(settings.item_levels):
             box = item.getparent()
             if box is None:
                 break
@@ -132,7 +127,7 @@ def _item_signals(lines: Sequence[Line]) -> list[float]:
                     entry[1] = item
                 entry[2] += line.length
             item = box
-    runs = [entry for entry in found.values() if entry[0] >= _RUN_ITEMS]
+    runs = [entry for entry in found.values() if entry[0] >= settings.run_items]
     total = sum(line.length for line in lines) or 1
     largest = max((entry[0] for entry in runs), default=0)
     covered = max((entry[2] for entry in runs), default=0)

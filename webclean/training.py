@@ -78,7 +78,7 @@ def label_page(page: Page, config: Config) -> LabelledPage:
     found = LabelledPage(page.id, False, (), page.source, site, lang)
     lines = page_lines(root, config) if classifier_spec(config.method).lines else None
     if lines is not None:
-        signals = page_signals(root, page.html, page.url, lines, config.lines)
+        signals = page_signals(root, page.html, page.url, lines, config)
         found = replace(
             found, page_type=page.page_type, type_signals=tuple(signals.tolist()), type_words=type_words(page.url, page_title(root))
         )
