@@ -85,8 +85,9 @@ def test_every_threshold_is_in_the_conf_file_with_a_comment():
     # conf/webclean.toml documents each key of the sections that hold the method's thresholds.
     text = open("conf/webclean.toml", encoding="utf-8").read()
     for section in ("region", "threads", "lines", "parse", "gold", "metadata", "language", "page_type", "input"):
+        body = text.split(f"\n[{section}]", 1)[1].split("\n[", 1)[0]
         for key in Config().to_dict()[section]:
-            line = next((line for line in text.splitlines() if line.startswith(f"{key} ")), None)
+            line = next((line for line in body.splitlines() if line.startswith(f"{key} ")), None)
             assert line is not None and "#" in line, f"{section}.{key}"
 
 
