@@ -48,7 +48,7 @@ from webclean.config import Config  # noqa: E402
 from webclean.datasets import Page, read_pages  # noqa: E402
 from webclean.denoise import denoise  # noqa: E402
 from webclean.evaluate import held_out_models  # noqa: E402
-from webclean.extract import classify_page, decider, page_passes  # noqa: E402
+from webclean.extract import classify_page, decider, is_forum_page, page_passes  # noqa: E402
 from webclean.metrics import Scoreboard, score_page  # noqa: E402
 from webclean.model import Model  # noqa: E402
 from webclean.registry import classifier_spec  # noqa: E402
@@ -70,6 +70,7 @@ class Outcome:
     block: etree._Element | None = None  # the located block's element
     story: bool = True  # whether the page says it is one story (metadata.is_story), for the pass items
     type_probabilities: np.ndarray | None = None  # the page's type probabilities (extract.ClassifiedPage)
+    forum: bool = False  # whether the page is a forum's, as extract() decides it
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,7 @@ def kept_text(outcome: Outcome, variant: Variant, config: Config) -> str:
         taken = {"keep": 1, "drop": -1, "none": None}[variant.posts]
         units = [unit if unit.post == taken else unit._replace(post=0) for unit in units]
     model = outcome.model
-    passes = page_passes(variant.passes, config, outcome.page.url, outcome.block)  # a forum's page runs its own passes
+    passes = page_passes(variant.passes, config, outcome.forum, outcome.block)  # a forum's page runs its own passes
     settings = replace(config.denoise, threshold=variant.threshold)
     decisions = denoise(
         units, model.lexicon, decider(model, outcome.type_probabilities), settings, model.feature_set, passes, variant.whole,
@@ -140,7 +141,8 @@ def _outcome(page: Page, config: Config, model: Model) -> Outcome:
         return Outcome(page, [], model)
     located = classified.located
     block = None if located.block is None else located.block.element
-    return Outcome(page, located.units, model, block, located.story(), classified.type_probabilities)
+    types = classified.type_probabilities
+    return Outcome(page, located.units, model, block, located.story(), types, is_forum_page(page.url, types))
 
 
 def outcomes(paths: Sequence[str], seed: int, overrides: Sequence[str] = ()) -> list[Outcome]:

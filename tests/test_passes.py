@@ -1,5 +1,7 @@
 """The passes of method svm after the classifier (webclean.passes): what the page's structure decides."""
 
+from dataclasses import replace
+
 import pytest
 from scripted import LONG, PARAGRAPH, ValuesByText, line_unit
 
@@ -222,6 +224,7 @@ def test_a_forums_page_keeps_its_comment_boxes_and_a_corpus_may_ask_for_them(mon
     import sys
 
     from webclean import Config, extract
+    from webclean.model import default_model
 
     module = sys.modules["webclean.extract"]
     real = module.denoise
@@ -233,11 +236,17 @@ def test_a_forums_page_keeps_its_comment_boxes_and_a_corpus_may_ask_for_them(mon
 
     monkeypatch.setattr(module, "denoise", spy)
     page = f"<html><body><div><h1>Which tent for a first trip?</h1><p>{PARAGRAPH}</p><p>{PARAGRAPH}</p></div></body></html>"
-    extract(page, "https://forum.example.org/t/which-tent/42")
-    extract(page, "https://news.example.org/which-tent")
-    extract(page, config=Config().with_overrides(["denoise.comments=true"]))
+    # Without a page type model, the address tells a forum.
+    untyped = replace(default_model(), page_types=None)
+    extract(page, "https://forum.example.org/t/which-tent/42", model=untyped)
+    extract(page, "https://news.example.org/which-tent", model=untyped)
+    extract(page, config=Config().with_overrides(["denoise.comments=true"]), model=untyped)
     assert ["comments" in passes for passes in used] == [False, True, False]
     assert all(set(passes) >= {"repeats", "code", "furniture"} for passes in used)
+    # With one, the page's type does.
+    used.clear()
+    types = [extract(page, url).page_type for url in ("https://forum.example.org/t/which-tent/42", "https://news.example.org/which-tent")]
+    assert ["comments" in passes for passes in used] == [kind != "forum" for kind in types]
 
 
 def test_a_run_of_links_and_the_text_of_a_section_are_the_lines_context():

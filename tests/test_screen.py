@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -60,10 +61,11 @@ def test_the_baseline_decides_a_page_as_extract_does(page):
 
 
 def test_the_baseline_runs_a_forums_passes_as_extract_does():
-    # A forum's page, by its address, leaves its replies to the classifier (no pass
-    # comments): the baseline reads the address as extract does.
+    # A forum's page leaves its replies to the classifier (no pass comments): the
+    # baseline tells a forum as extract does; here by its address, with a model without
+    # a page type model.
     config = Config(method=screen.METHOD)
-    model = default_model()
+    model = replace(default_model(), page_types=None)
     story = "The council voted on Tuesday to keep the library open on Sundays, after a petition signed by four thousand residents. "
     replies = "".join(
         f"<li class='comment'><p><a href='/u'>reader{n}</a> says:</p><p>I grew up two streets from that library, and this is "

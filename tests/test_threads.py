@@ -1,5 +1,7 @@
 """Forum threads located as their posts (webclean/threads.py)."""
 
+from dataclasses import replace
+
 from webclean.config import Config
 from webclean.extract import locate_units
 from webclean.parse import parse_html
@@ -267,17 +269,19 @@ def test_a_thread_is_read_as_lines_where_the_address_is_no_forums_and_the_page_n
     config = Config(method="svm")
     page = locate_page(_thread_markup(), config)
     assert any(unit.post > 0 for unit in page.units) and any(unit.post < 0 for unit in page.units)
-    assert page_threads(page, None) is page
-    assert page_threads(page, "https://bbs.example.org/thread-4321-1-1.html") is page
-    plain = page_threads(page, "https://www.example.org/collections/all")
+    assert page_threads(page, None, False) is page
+    assert page_threads(page, "https://bbs.example.org/thread-4321-1-1.html", True) is page
+    plain = page_threads(page, "https://www.example.org/collections/all", False)
     assert not any(unit.post for unit in plain.units)
     assert [unit.text for unit in plain.units] == [unit.text for unit in page.units]
     article = _thread_markup().replace("<html>", "<html><head><meta property='og:type' content='article'></head>")
     story = locate_page(article, config)
-    assert page_threads(story, "https://www.example.org/collections/all") is story
+    assert page_threads(story, "https://www.example.org/collections/all", False) is story
 
     def outcomes(url: str) -> set[str]:
-        classified = classify_page(_thread_markup(), config, default_model(), url=url)
+        # A model without a page type model: the address tells a forum.
+        model = replace(default_model(), page_types=None)
+        classified = classify_page(_thread_markup(), config, model, url=url)
         return {decision.outcome for decision in classified.decisions}
 
     assert {POST, POST_REST} <= outcomes("https://bbs.example.org/thread-4321-1-1.html")

@@ -147,8 +147,9 @@ class LocatedPage:
     block: Block | None
     units: list[Unit]
     lines: list[Line] | None  # the page's lines (method svm; None for paper)
-    # Whether the page says it is one story (metadata.is_story), read once at most: by
-    # the galleries of Step 1 (segment.aside_furniture) and page_threads.
+    # Whether the page is one story, read once at most: what it says of itself
+    # (metadata.is_story) for the galleries of Step 1 (segment.aside_furniture); then its
+    # page type, where the model has a page type model, for page_threads and the passes.
     story: Callable[[], bool]
 
 
@@ -213,9 +214,13 @@ def _classify(
     if page.block is None:
         return ClassifiedPage(page, (), typed)
     block = page.block.element
-    page = page_threads(page, url)
+    if typed is not None:  # the page type says what the page is, where the model has one
+        article = is_type(typed, "article")
+        page = replace(page, story=lambda: article)
+    forum = is_forum_page(url, typed)
+    page = page_threads(page, url, forum)
     spec = classifier_spec(config.method)
-    passes = page_passes(spec.passes, config, url, block)
+    passes = page_passes(spec.passes, config, forum, block)
     with timed(timer, "denoise"):
         decisions = denoise(
             page.units, model.lexicon, decider(model, typed), config.denoise, model.feature_set, passes, spec.keep_whole,
@@ -288,28 +293,37 @@ def _has_noscript(html: str | bytes) -> bool:
     return _NOSCRIPT_TAG.search(html if isinstance(html, str) else html.decode("latin-1")) is not None
 
 
-def page_passes(
-    passes: Sequence[str], config: Config, url: str | None, block: etree._Element | None = None
-) -> tuple[str, ...]:
-    """The passes of ``passes`` that run on the page at ``url`` whose located block is
-    ``block``. A forum's replies are its text, whatever its engine names their boxes,
-    and a corpus may want an article's comments too (``comments``); a block that is the
-    whole page (Step 1 found no smaller one) is no page of items (``items``).
-    ``url``: metadata.is_forum reads it."""
-    skipped = {"comments"} if config.denoise.comments or is_forum(url) else set()
+def is_type(type_probabilities: np.ndarray, kind: str) -> bool:
+    """Whether ``kind`` is the page's most probable type (config.PAGE_TYPES)."""
+    return PAGE_TYPES[int(np.argmax(type_probabilities))] == kind
+
+
+def is_forum_page(url: str | None, type_probabilities: np.ndarray | None) -> bool:
+    """Whether the page is a forum's: its page type where the model has a page type
+    model, else its address (metadata.is_forum)."""
+    return is_forum(url) if type_probabilities is None else is_type(type_probabilities, "forum")
+
+
+def page_passes(passes: Sequence[str], config: Config, forum: bool, block: etree._Element | None = None) -> tuple[str, ...]:
+    """The passes of ``passes`` that run on the page whose located block is ``block``.
+    A forum's replies are its text, whatever its engine names their boxes, and a corpus
+    may want an article's comments too (``comments``); a block that is the whole page
+    (Step 1 found no smaller one) is no page of items (``items``). ``forum``: whether
+    the page is a forum's (its page type, or without one its address: _classify)."""
+    skipped = {"comments"} if config.denoise.comments or forum else set()
     if block is not None and block.tag in ("body", "html"):
         skipped.add("items")
     return tuple(name for name in passes if name not in skipped)
 
 
-def page_threads(page: LocatedPage, url: str | None) -> LocatedPage:
+def page_threads(page: LocatedPage, url: str | None, forum: bool) -> LocatedPage:
     """The located page, its thread's posts (Unit.post) read as any other lines where
-    the page's address is no forum's and the page does not say it is one story
-    (metadata.is_story): there the records that the thread rules find alike are a site's
+    the page is no forum's (``forum``, as page_passes takes it) and not one story
+    (``page.story``): there the records that the thread rules find alike are a site's
     teasers, a shop's products or a service's cards, whose titles and prices the posts'
     rule would drop as the rest of a post's record. A page without an address keeps
-    its thread. ``url``: metadata.is_forum reads it."""
-    if not url or is_forum(url) or not any(unit.post for unit in page.units) or page.story():
+    its thread."""
+    if not url or forum or not any(unit.post for unit in page.units) or page.story():
         return page
     return replace(page, units=[unit._replace(post=0) if unit.post else unit for unit in page.units])
 
