@@ -81,25 +81,33 @@ def page_signals(root: etree._Element, html: str | bytes, url: str | None, lines
 
 
 def _line_signals(lines: Sequence[Line], settings: LinesConfig, sample_chars: int) -> list[float]:
-    chars = sum(line.length for line in lines)
-    total = chars or 1
     by_kind = dict.fromkeys(_LINE_KINDS, 0)
-    for line in lines:
-        by_kind[line.kind] = by_kind.get(line.kind, 0) + line.length
-    sample = "".join(line.text[:sample_chars] for line in lines)
     comment, form = GROUP_BIT["comment"], GROUP_BIT["form"]
+    chars = long = linked = prose = furniture = in_comments = in_forms = 0.0
+    for line in lines:
+        length = line.length
+        chars += length
+        by_kind[line.kind] = by_kind.get(line.kind, 0) + length
+        long += length >= settings.long_line
+        linked += length * line.link_ratio
+        prose += length if is_prose(length, line.link_ratio, settings) else 0
+        furniture += length if line.furniture else 0
+        in_comments += length if line.groups & comment else 0
+        in_forms += length if line.groups & form else 0
+    total = chars or 1
+    sample = "".join(line.text[:sample_chars] for line in lines)
     return [
         math.log1p(len(lines)),
         math.log1p(chars),
         len(CJK_RE.findall(sample)) / (len(sample) or 1),
         math.log1p(chars / max(1, len(lines))),
-        math.log1p(sum(1 for line in lines if line.length >= settings.long_line)),
+        math.log1p(long),
         *(by_kind[kind] / total for kind in _LINE_KINDS),
-        sum(line.length * line.link_ratio for line in lines) / total,
-        sum(line.length for line in lines if is_prose(line.length, line.link_ratio, settings)) / total,
-        sum(line.length for line in lines if line.furniture) / total,
-        sum(line.length for line in lines if line.groups & comment) / total,
-        sum(line.length for line in lines if line.groups & form) / total,
+        linked / total,
+        prose / total,
+        furniture / total,
+        in_comments / total,
+        in_forms / total,
     ]
 
 
@@ -109,15 +117,20 @@ def _item_signals(lines: Sequence[Line], settings: PageTypeConfig) -> list[float
     and class; a box of ``run_items`` items of a key or more is a run. The runs, the
     largest, and the share of the text in runs. The lines come in document order, so
     an item's lines come one after the other: an item counts when it differs from the
-    last item of its key."""
+    last item of its key. Each element's box and key are found once (``steps``)."""
     found: dict[tuple[etree._Element, str, str], list[Any]] = {}  # key: [items, last item, characters]
+    steps: dict[etree._Element, tuple[tuple[etree._Element, str, str], etree._Element] | None] = {}
     for line in lines:
         item = line.owner
         for _ in range(settings.item_levels):
-            box = item.getparent()
-            if box is None:
+            if item in steps:
+                step = steps[item]
+            else:
+                box = item.getparent()
+                step = steps[item] = None if box is None else ((box, item.tag, item.get("class") or ""), box)
+            if step is None:
                 break
-            key = (box, item.tag, item.get("class") or "")
+            key, box = step
             entry = found.get(key)
             if entry is None:
                 found[key] = [1, item, line.length]
