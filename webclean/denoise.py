@@ -83,7 +83,7 @@ def denoise(
     ``passes`` names passes of passes.py over the decisions (``comment_form``: whether
     the page holds the box to write a comment, metadata.holds_comment_form, for
     ``comments``; ``items_settings``, ``lines_settings`` (what a line of prose is) and
-    ``story``, whether the page says it is one story, metadata.is_story, for ``items``); ``whole``
+    ``story``, whether the page is one story, by its page type or metadata.is_story, for ``items``); ``whole``
     keeps a long unit whole that the noise filter would drop (method svm only; see
     :func:`decide`). ``values``: each sample's decision value as a whole too, at the
     cost of one more classification of the units (``webclean extract --explain``).
@@ -115,7 +115,7 @@ def denoise(
     if "comments" in passes:
         kept, by_pass = _drop(kept, by_pass, comment_boxes(units, kept, settings.article_chars, comment_form), COMMENT)
     if "items" in passes:
-        story = functools.cache(story)  # walks the page's tree: asked once at most
+        story = functools.cache(story)  # may walk the page's tree (metadata.is_story): asked once at most
         item_settings, prose = items_settings or ItemsConfig(), lines_settings or LinesConfig()
         kept, by_pass = _keep(units, kept, by_pass, items(units, kept, item_settings, story, prose), ITEM)
         kept, by_pass = _keep(units, kept, by_pass, teaser_heads(units, kept, by_pass, item_settings, story, prose), ITEM)

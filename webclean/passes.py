@@ -113,7 +113,8 @@ def items(
     text in lines of prose (line_features.is_prose by ``prose``), and the decisions keep under
     ``kept_share`` of it, every line of the block is kept (a thread's panels and the
     page's furniture aside). "Under ``kept_share``" is ``list_kept_share`` on a page
-    that does not say it is one story (``story``, asked only when it matters), and
+    that is not one story (``story``: its page type, or what it says of itself; asked
+    only when it matters), and
     ``bare_kept_share`` where the block holds no line of prose at all.
     """
     block = {
@@ -146,7 +147,7 @@ def teaser_heads(
     such pairs lie (a headline of ``teaser_head_chars`` or more, a kept summary of
     ``teaser_summary_chars`` or more, under ``prose.prose_link_ratio`` of link text,
     within ``teaser_reach`` lines after it) on a page
-    that does not say it is one story, the headlines are kept too; a line a pass
+    that is not one story (``story``), the headlines are kept too; a line a pass
     decided (``decided``) stays as it was decided.
     """
     found = [
