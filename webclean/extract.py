@@ -19,7 +19,7 @@ import numpy as np
 from lxml import etree
 
 from webclean.classifier import Decider, OnPage
-from webclean.config import PAGE_TYPES, Config, LanguageConfig, ParseConfig
+from webclean.config import Config, LanguageConfig, ParseConfig
 from webclean.decode import KIND_REASONS, decode_html, sniff
 from webclean.denoise import Decision, denoise
 from webclean.features import block_units
@@ -29,7 +29,7 @@ from webclean.line_features import line_units
 from webclean.locate import Block, locate_block
 from webclean.metadata import holds_comment_form, is_forum, is_story, page_metadata
 from webclean.model import Model, ModelError, default_model
-from webclean.page_type import page_signals, type_words
+from webclean.page_type import most_probable, page_signals, type_words
 from webclean.parse import ParseError, TooManyElements, page_title, parse_html
 from webclean.region import locate_region
 from webclean.registry import MethodSpec, classifier_spec, method
@@ -166,11 +166,10 @@ class ClassifiedPage:
     @property
     def page_type(self) -> tuple[str, float] | None:
         """The most probable type and its probability (rounded to four places), or None."""
-        p = self.type_probabilities
-        if p is None:
+        if self.type_probabilities is None:
             return None
-        best = int(np.argmax(p))
-        return PAGE_TYPES[best], round(float(p[best]), 4)
+        kind, probability = most_probable(self.type_probabilities)
+        return kind, round(probability, 4)
 
     @property
     def text(self) -> str:
@@ -295,7 +294,7 @@ def _has_noscript(html: str | bytes) -> bool:
 
 def is_type(type_probabilities: np.ndarray, kind: str) -> bool:
     """Whether ``kind`` is the page's most probable type (config.PAGE_TYPES)."""
-    return PAGE_TYPES[int(np.argmax(type_probabilities))] == kind
+    return most_probable(type_probabilities)[0] == kind
 
 
 def is_forum_page(url: str | None, type_probabilities: np.ndarray | None) -> bool:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 import re
-import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -180,6 +179,12 @@ def _address(url: str | None) -> list[float]:
     ]
 
 
+def most_probable(probabilities: np.ndarray) -> tuple[str, float]:
+    """The most probable of PAGE_TYPES by a row of their probabilities, and its probability."""
+    best = int(np.argmax(probabilities))
+    return PAGE_TYPES[best], float(probabilities[best])
+
+
 def type_words(url: str | None, title: str) -> tuple[str, ...]:
     """The words the type lexicon reads: those of the address's path (``u:``) and of
     the title (``t:``), each once."""
@@ -268,9 +273,7 @@ class PageTypeModel:
 
     def predict(self, signals: np.ndarray, found: Sequence[str]) -> tuple[str, float]:
         """The most probable type of a page (its signals and type_words), and its probability."""
-        p = self.page_probabilities(signals, found)
-        best = int(np.argmax(p))
-        return PAGE_TYPES[best], float(p[best])
+        return most_probable(self.page_probabilities(signals, found))
 
     def to_data(self, prefix: str = "type_") -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         """The model's scalars (JSON) and arrays, the arrays' names after ``prefix``."""
@@ -324,9 +327,9 @@ def fit_page_types(
     for i, site in enumerate(sites):
         per_site.setdefault(site, []).append(i)
     rows = np.zeros((len(y), len(PAGE_TYPES)))
+    index = lexicon._index
     for members in per_site.values():
         own = TypeLexicon.count([found[i] for i in members], y[members].tolist(), 1)
-        index = lexicon._index
         own_counts = np.zeros_like(lexicon.counts)
         shared = [k for k, word in enumerate(own.words) if word in index]
         own_counts[[index[own.words[k]] for k in shared]] = own.counts[shared]
@@ -365,34 +368,6 @@ def train_page_types(
         np.asarray([signals[i] for i in chosen], dtype=np.float64),
         [found[i] for i in chosen], named, [sites[i] for i in chosen], settings, config.classifier.random_state,
     )  # fmt: skip
-
-
-def held_out_probabilities(
-    labels: Sequence[str], signals: Sequence[Sequence[float]], found: Sequence[Sequence[str]], sites: Sequence[str], config: Config
-) -> np.ndarray:
-    """Each training page's type probabilities (a row of PAGE_TYPES' a page) by a page
-    type model trained without the fold of whole sites that holds it (``page_type.folds``
-    folds, by a hash of the site), as a page of a new site gets them; a page without
-    signals (it did not parse) gets zeros, and the pages of a fold whose others train no
-    model (fewer than three types) the probabilities of the model of all pages."""
-    rows = np.zeros((len(labels), len(PAGE_TYPES)))
-    fold = np.asarray([zlib.crc32(site.encode("utf-8")) % config.page_type.folds for site in sites])
-    everyone = None
-    for k in range(config.page_type.folds):
-        held = [i for i in range(len(labels)) if fold[i] == k and len(signals[i])]
-        if not held:
-            continue
-        rest = [i for i in range(len(labels)) if fold[i] != k]
-        model = train_page_types(
-            [labels[i] for i in rest], [signals[i] for i in rest], [found[i] for i in rest], [sites[i] for i in rest], config
-        )
-        if model is None:
-            everyone = everyone or train_page_types(labels, signals, found, sites, config)
-            model = everyone
-        if model is not None:
-            for i in held:
-                rows[i] = model.page_probabilities(np.asarray(signals[i], dtype=np.float64), found[i])
-    return rows
 
 
 def _never(width: int) -> TreeEnsemble:

@@ -22,14 +22,14 @@ import numpy as np
 from lxml import etree
 
 from webclean.classifier import CONTENT, NOISE, SVMParams, TagClassifier, TreeEnsemble, fit_trees
-from webclean.config import Config, ConfigError, LexiconConfig
+from webclean.config import PAGE_TYPES, Config, ConfigError, LexiconConfig
 from webclean.datasets import DataError, Page
 from webclean.extract import locate_units, page_lines
 from webclean.features import FEATURE_WIDTHS, SVM_WIDTHS, feature_matrix
 from webclean.gold import MIXED, GoldMatcher
 from webclean.lexicon import LineCounts, NoiseLexicon, TermCounts, build_lexicon
 from webclean.model import Model
-from webclean.page_type import PageTypeModel, held_out_probabilities, page_signals, train_page_types, type_words
+from webclean.page_type import PageTypeModel, page_signals, train_page_types, type_words
 from webclean.parse import ParseError, page_title, parse_html
 from webclean.registry import classifier_spec, method
 from webclean.sampling import (
@@ -186,12 +186,40 @@ def page_type_stage(
     labels: Sequence[str], signals: Sequence[Sequence[float]], found: Sequence[Sequence[str]], sites: Sequence[str], config: Config
 ) -> tuple[PageTypeModel | None, np.ndarray | None]:
     """The page type model of the training pages (page_type.train_page_types), and the
-    columns the trees read of each page (page_type.held_out_probabilities), where
+    columns the trees read of each page (:func:`held_out_probabilities`), where
     ``[page_type] features`` says so and the pages train a page type model."""
     page_types = train_page_types(labels, signals, found, sites, config)
     if page_types is None or not config.page_type.features:
         return page_types, None
     return page_types, held_out_probabilities(labels, signals, found, sites, config)
+
+
+def held_out_probabilities(
+    labels: Sequence[str], signals: Sequence[Sequence[float]], found: Sequence[Sequence[str]], sites: Sequence[str], config: Config
+) -> np.ndarray:
+    """Each training page's type probabilities (a row of PAGE_TYPES' a page) by a page
+    type model trained without the fold of whole sites that holds it (``page_type.folds``
+    folds of whole sites, :func:`site_folds`), as a page of a new site gets them; a page without
+    signals (it did not parse) gets zeros, and the pages of a fold whose others train no
+    model (fewer than three types) the probabilities of the model of all pages."""
+    rows = np.zeros((len(labels), len(PAGE_TYPES)))
+    fold = site_folds(np.arange(len(labels)), None, np.asarray(sites, dtype=object), config.page_type.folds)
+    everyone = None
+    for k in range(config.page_type.folds):
+        held = [i for i in range(len(labels)) if fold[i] == k and len(signals[i])]
+        if not held:
+            continue
+        rest = [i for i in range(len(labels)) if fold[i] != k]
+        model = train_page_types(
+            [labels[i] for i in rest], [signals[i] for i in rest], [found[i] for i in rest], [sites[i] for i in rest], config
+        )
+        if model is None:
+            everyone = everyone or train_page_types(labels, signals, found, sites, config)
+            model = everyone
+        if model is not None:
+            for i in held:
+                rows[i] = model.page_probabilities(np.asarray(signals[i], dtype=np.float64), found[i])
+    return rows
 
 
 def with_page_types(model: Model, report: TrainReport, page_types: PageTypeModel | None) -> Model:
