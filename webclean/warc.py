@@ -51,7 +51,7 @@ from webclean.storage import open_input, open_input_at
 from webclean.warc_ranges import range_bounds, splittable
 from webclean.warc_resync import RewindableStream, StrictReader, next_record_start
 
-PAGE_TYPES = ("response", "resource")
+PAGE_RECORD_TYPES = ("response", "resource")
 DEFAULT_MAX_BYTES = LimitsConfig().max_bytes
 READ_BLOCK = 1 << 20
 GZIP_WBITS = 16 + zlib.MAX_WBITS
@@ -389,7 +389,7 @@ def _iter_records(
                 raise _Damaged(offset, f"the header of the record at byte {offset} is incomplete", cut=True)
             if record.format == "arc" and not counts and not skip and not _arc_file_header(record):
                 raise _Damaged(offset, "its first record is not an ARC file header (filedesc://)")
-            wanted = skip == 0 and record.rec_type in PAGE_TYPES
+            wanted = skip == 0 and record.rec_type in PAGE_RECORD_TYPES
             page = _page(record, offset, max_bytes) if wanted else None
             missing = _drain(record)
         except READ_ERRORS as exc:
