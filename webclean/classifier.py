@@ -325,12 +325,14 @@ class TreeEnsemble:
 
     @classmethod
     def from_sklearn(cls, model: Any, column: int | None = None) -> TreeEnsemble:
-        """From a fitted binary HistGradientBoostingClassifier on numeric features, or
-        from one class's trees (``column``, its index in ``classes_``) of a multinomial one."""
-        if column is None and list(model.classes_) != [NOISE, CONTENT]:
-            raise ValueError(f"unexpected classes {model.classes_!r}")
-        if column is not None and len(model.classes_) < 3:
-            raise ValueError(f"{len(model.classes_)} classes: a multinomial model has 3 or more")
+        """From a fitted binary HistGradientBoostingClassifier on numeric features, from
+        one class's trees (``column``, its index in ``classes_``) of a multinomial one, or
+        from a HistGradientBoostingRegressor (its values in place of log-odds)."""
+        classes = getattr(model, "classes_", None)  # None: a regressor, one value a row
+        if classes is not None and column is None and list(classes) != [NOISE, CONTENT]:
+            raise ValueError(f"unexpected classes {classes!r}")
+        if column is not None and (classes is None or len(classes) < 3):
+            raise ValueError(f"{0 if classes is None else len(classes)} classes: a multinomial model has 3 or more")
         trees = [predictors[column or 0].nodes for predictors in model._predictors]
         sizes = np.asarray([len(nodes) for nodes in trees])
         starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
