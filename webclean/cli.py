@@ -250,7 +250,7 @@ def _run_train(args: argparse.Namespace, config: Config) -> int:
     checked = judge_input([check_file(path) for path in files], args.max_rejected_share)
     if checked.rejected:
         print(f"webclean: {checked.describe()}", file=sys.stderr)
-    model, report = train(checked_pages(files), config, sources=[Path(p).name for p in args.input])
+    model, report = train(checked_pages(files), config, sources=[Path(p).name for p in args.input], again=lambda: checked_pages(files))
     save_model(model, args.output)
     seconds = round(time.monotonic() - start, 1)
     print(json.dumps({"output": str(args.output), "seconds": seconds, **report.to_dict(), **checked.to_dict()}, indent=1))

@@ -18,7 +18,7 @@ from typing import Any
 
 from webclean.config_check import ConfigError
 from webclean.config_check import check_range as _check_range
-from webclean.training_config import PAGE_TYPES, ClassifierConfig, GoldConfig, PageTypeConfig, WeakConfig
+from webclean.training_config import PAGE_TYPES, ClassifierConfig, ConfidenceConfig, GoldConfig, PageTypeConfig, WeakConfig
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -302,6 +302,7 @@ class Config:
     denoise: DenoiseConfig = field(default_factory=DenoiseConfig)
     items: ItemsConfig = field(default_factory=ItemsConfig)
     page_type: PageTypeConfig = field(default_factory=PageTypeConfig)
+    confidence: ConfidenceConfig = field(default_factory=ConfidenceConfig)
     metadata: MetadataConfig = field(default_factory=MetadataConfig)
     language: LanguageConfig = field(default_factory=LanguageConfig)
     limits: LimitsConfig = field(default_factory=LimitsConfig)
@@ -420,6 +421,7 @@ def _jsonable(value: Any) -> Any:
 __all__ = [
     "PAGE_TYPES",
     "ClassifierConfig",
+    "ConfidenceConfig",
     "Config",
     "ConfigError",
     "DenoiseConfig",

@@ -53,7 +53,7 @@ POST_REST = "post rest"  # the rest of a post's record (user panel, signature), 
 class Decision(NamedTuple):
     """What became of one unit: the text kept of it ("" when nothing), its outcome, and
     the classifier's decision value for the unit as a whole (above 0: content), where
-    asked for and the unit was classified."""
+    the unit was classified whole or the value was asked for (denoise's ``values``)."""
 
     text: str
     outcome: str
@@ -85,8 +85,9 @@ def denoise(
     ``comments``; ``items_settings``, ``lines_settings`` (what a line of prose is) and
     ``story``, whether the page is one story, by its page type or metadata.is_story, for ``items``); ``whole``
     keeps a long unit whole that the noise filter would drop (method svm only; see
-    :func:`decide`). ``values``: each sample's decision value as a whole too, at the
-    cost of one more classification of the units (``webclean extract --explain``).
+    :func:`decide`). A decision carries the decision value of a unit that was classified
+    whole; ``values``: of every sample, at the cost of one more classification of the
+    units (``webclean extract --explain``).
     ``second``: method svm's second stage (second_stage.py), which decides each line
     again; a decision value is then the second stage's.
     """
@@ -119,12 +120,11 @@ def denoise(
         item_settings, prose = items_settings or ItemsConfig(), lines_settings or LinesConfig()
         kept, by_pass = _keep(units, kept, by_pass, items(units, kept, item_settings, story, prose), ITEM)
         kept, by_pass = _keep(units, kept, by_pass, teaser_heads(units, kept, by_pass, item_settings, story, prose), ITEM)
-    if not values:
-        scores: list[float | None] = [None] * len(units)
-    elif second is not None:
-        scores = [known.get(i) for i in range(len(units))]
-    else:
+    scores: list[float | None]
+    if values and second is None:
         scores = unit_values(units, lexicon, svm, feature_set, timer, known)
+    else:  # the values the decisions gave on the way, at no cost
+        scores = [known.get(i) for i in range(len(units))]
     return [_decision(*each) for each in zip(units, kept, by_pass, scores)]
 
 

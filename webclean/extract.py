@@ -19,6 +19,7 @@ import numpy as np
 from lxml import etree
 
 from webclean.classifier import Decider, OnPage
+from webclean.confidence import confidence_signals
 from webclean.config import Config, LanguageConfig, ParseConfig
 from webclean.decode import KIND_REASONS, decode_html, sniff
 from webclean.denoise import Decision, denoise
@@ -122,7 +123,23 @@ def _extract(
     if spec.classifier is None:
         return _with_noscript(html, lambda noscript: _run_pipeline(html, config, spec, model, http_charset, noscript, timer), config.parse)
     page = classify_page(html, config, model, http_charset, url=url, timer=timer)
-    return page if isinstance(page, Extraction) else _extraction(page, config, timer)
+    if isinstance(page, Extraction):
+        return page
+    extraction = _extraction(page, config, timer)
+    if model.confidence is None:
+        return extraction
+    with timed(timer, "confidence"):
+        confidence = model.confidence.predict(page_confidence_signals(page, config))
+    return replace(extraction, confidence=confidence)
+
+
+def page_confidence_signals(page: ClassifiedPage, config: Config) -> np.ndarray:
+    """The row of confidence.SIGNAL_NAMES of a classified page (method svm)."""
+    located = page.located
+    return confidence_signals(
+        located.units, page.decisions, located.lines or (), located.block, located.title, page.type_probabilities,
+        config.lines, config.confidence,
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from webclean.classifier import SVMParams, TreeEnsemble
+from webclean.confidence import ConfidenceModel
 from webclean.config import PAGE_TYPES, Config
 from webclean.features import FEATURE_SETS, FEATURE_WIDTHS, SVM_WIDTHS
 from webclean.lexicon import NoiseLexicon
@@ -47,6 +48,8 @@ class Model:
     second: TreeEnsemble | None = None
     # Method svm: the page type model (webclean/page_type.py), or None.
     page_types: PageTypeModel | None = None
+    # Method svm: the confidence model (webclean/confidence.py), or None.
+    confidence: ConfidenceModel | None = None
 
     @property
     def version(self) -> str:
@@ -70,11 +73,15 @@ def save_model(model: Model | Any, directory: str | Path) -> Path:
     if model.page_types is not None:
         body["page_type"], typed = model.page_types.to_data(_PAGE_TYPE_PREFIX)
         arrays.update(typed)
+    if model.confidence is not None:
+        body["confidence"], trusted = model.confidence.to_data(_CONFIDENCE_PREFIX)
+        arrays.update(trusted)
     return write_model_directory(directory, body, arrays, model.metadata, FORMAT_VERSION)
 
 
 _SECOND_PREFIX = "second_"
 _PAGE_TYPE_PREFIX = "type_"
+_CONFIDENCE_PREFIX = "confidence_"
 
 
 def _second_stage(document: Mapping[str, Any], arrays: Mapping[str, np.ndarray]) -> TreeEnsemble | None:
@@ -82,6 +89,11 @@ def _second_stage(document: Mapping[str, Any], arrays: Mapping[str, np.ndarray])
     if second is None:
         return None
     return TreeEnsemble.from_data(float(second["baseline"]), arrays, int(second["width"]), _SECOND_PREFIX)
+
+
+def _confidence(document: Mapping[str, Any], arrays: Mapping[str, np.ndarray]) -> ConfidenceModel | None:
+    trusted = document.get("confidence")
+    return None if trusted is None else ConfidenceModel.from_data(trusted, arrays, _CONFIDENCE_PREFIX)
 
 
 def load_model(directory: str | Path | None = None, method: str = "svm") -> Model | Any:
@@ -120,6 +132,7 @@ def _load(directory: Path, document: Mapping[str, Any], arrays: Mapping[str, np.
             metadata=document.get("metadata", {}),
             second=_second_stage(document, arrays),
             page_types=None if "page_type" not in document else PageTypeModel.from_data(document["page_type"], arrays, _PAGE_TYPE_PREFIX),
+            confidence=_confidence(document, arrays),
         )
         check_widths(model)
         return model

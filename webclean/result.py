@@ -59,6 +59,9 @@ class Extraction:
     # model's probability of it; None where the method or the model has no page type model.
     page_type: str | None = None
     page_type_probability: float | None = None
+    # The token F1 the model expects the extraction to reach on the page, in [0, 1]; None
+    # where the method or the model has no confidence model.
+    confidence: float | None = None
 
     @property
     def ok(self) -> bool:

@@ -37,6 +37,7 @@ class TrainReport:
     trees: int = 0  # ... and how many trees they made (early stopping may end them sooner)
     second_trees: int = 0  # method svm: the second stage's trees
     page_type_words: int = 0  # method svm: the page type lexicon's words (0: no page type model)
+    confidence_pages: int = 0  # method svm: the held-out extractions the confidence model learned from (0: none)
 
     def to_dict(self) -> dict[str, object]:
         return dict(self.__dict__)

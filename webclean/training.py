@@ -14,7 +14,7 @@ per-page stages in executors and the rest on the driver.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -22,16 +22,19 @@ import numpy as np
 from lxml import etree
 
 from webclean.classifier import CONTENT, NOISE, SVMParams, TagClassifier, TreeEnsemble, fit_trees
+from webclean.confidence import ConfidenceModel, fit_confidence
 from webclean.config import PAGE_TYPES, Config, ConfigError, LexiconConfig
 from webclean.datasets import DataError, Page
-from webclean.extract import locate_units, page_lines
+from webclean.extract import classify_page, locate_units, page_confidence_signals, page_lines
 from webclean.features import FEATURE_WIDTHS, SVM_WIDTHS, feature_matrix
 from webclean.gold import MIXED, GoldMatcher
 from webclean.lexicon import LineCounts, NoiseLexicon, TermCounts, build_lexicon
+from webclean.metrics import token_prf
 from webclean.model import Model
 from webclean.page_type import PageTypeModel, page_signals, train_page_types, type_words
 from webclean.parse import ParseError, page_title, parse_html
 from webclean.registry import classifier_spec, method
+from webclean.result import Extraction
 from webclean.sampling import (
     TrainReport,
     balanced_sample,
@@ -136,12 +139,29 @@ def fit_classifier(X: np.ndarray, y: np.ndarray, config: Config) -> TagClassifie
     ).fit(X, y)
 
 
-def train(pages: Iterable[Page], config: Config, *, sources: Sequence[str] = ()) -> tuple[Model | Any, TrainReport]:
+def train(
+    pages: Iterable[Page], config: Config, *, sources: Sequence[str] = (), again: Callable[[], Iterable[Page]] | None = None
+) -> tuple[Model | Any, TrainReport]:
     """Train a model of the configured method on pages with a gold text; deterministic
-    for a fixed random_state. A method with its own steps trains as it says."""
+    for a fixed random_state. A method with its own steps trains as it says.
+
+    The confidence model (:func:`confidence_stage`) reads the pages a second time:
+    ``again`` gives them once more, in the same order; without it they are kept in memory.
+    """
     spec = method(config.method)
     if spec.classifier is not None:
-        return train_labelled((label_page(page, config) for page in pages), config, sources=sources)
+        if not uses_confidence(config):
+            return train_labelled((label_page(page, config) for page in pages), config, sources=sources)
+        if again is None:
+            kept = list(pages)
+            pages, again = kept, lambda: kept
+        labelled = [label_page(page, config) for page in pages]
+        model, report = train_labelled(labelled, config, sources=sources)
+        if len(labelled) < config.confidence.min_pages:
+            return model, report
+        confidence = confidence_stage(labelled, held_out_models(labelled, config), again(), config)
+        report.confidence_pages = 0 if confidence is None else confidence[1]
+        return with_metadata(replace(model, confidence=None if confidence is None else confidence[0]), report, sources), report
     if spec.train is None:
         raise ConfigError(f"method {spec.name} has no model to train")
     return spec.train(pages, config, sources)
@@ -180,6 +200,65 @@ def train_labelled(
         sites=np.asarray(sites), page_rows=page_rows,
     )  # fmt: skip
     return with_metadata(with_page_types(model, report, page_types), report, sources), report
+
+
+def uses_confidence(config: Config) -> bool:
+    return classifier_spec(config.method).lines and config.confidence.trees > 0
+
+
+def confidence_folds(labelled: Sequence[LabelledPage], config: Config) -> np.ndarray:
+    """Each training page's fold for the confidence model's held-out extractions: folds
+    of whole sites (:func:`site_folds`)."""
+    sites = np.asarray([page.site or page.page_id for page in labelled], dtype=object)
+    return site_folds(np.arange(len(labelled)), None, sites, config.confidence.folds)
+
+
+def without_confidence(config: Config) -> Config:
+    """The configuration of the models whose extractions the confidence model learns from."""
+    return replace(config, confidence=replace(config.confidence, trees=0))
+
+
+def held_out_models(labelled: Sequence[LabelledPage], config: Config) -> dict[int, Model]:
+    """For each fold of :func:`confidence_folds` that holds pages, the model trained on
+    the pages of the other folds (without a confidence model of its own)."""
+    fold = confidence_folds(labelled, config)
+    quiet = without_confidence(config)
+    models = {}
+    for k in sorted(set(fold.tolist())):
+        rest = [page for page, f in zip(labelled, fold) if f != k]
+        if any(page.units for page in rest):
+            models[k] = train_labelled(rest, quiet)[0]
+    return models
+
+
+def confidence_row(page: Page, model: Model, config: Config) -> tuple[np.ndarray, float] | None:
+    """A held-out extraction of a training page: its row of confidence.SIGNAL_NAMES and
+    its token F1 against the gold; None for a page that fails before Step 1."""
+    classified = classify_page(page.html, config, model, url=page.url)
+    if isinstance(classified, Extraction):
+        return None
+    return page_confidence_signals(classified, config), token_prf(classified.text, page.text).f1
+
+
+def confidence_stage(
+    labelled: Sequence[LabelledPage], models: Mapping[int, Model], pages: Iterable[Page], config: Config
+) -> tuple[ConfidenceModel, int] | None:
+    """The confidence model (confidence.py) of the training pages — ``labelled`` and
+    ``pages``, the same pages in the same order — fitted on each page's extraction by
+    the model of ``models`` trained without its fold (:func:`held_out_models`), with the
+    number of extractions it learned from; None where there are too few."""
+    fold = confidence_folds(labelled, config)
+    found = [confidence_row(page, models[k], config) if k in models else None for page, k in zip(pages, fold.tolist())]
+    return fit_held_out(found, config)
+
+
+def fit_held_out(found: Iterable[tuple[np.ndarray, float] | None], config: Config) -> tuple[ConfidenceModel, int] | None:
+    """The confidence model of the held-out extractions ``found`` (confidence_row, in
+    the pages' order), with their number; None where there are too few."""
+    rows = [each for each in found if each is not None]
+    X = np.asarray([row for row, _ in rows]).reshape(len(rows), -1)
+    fitted = fit_confidence(X, np.asarray([score for _, score in rows]), config.confidence, config.classifier.random_state)
+    return None if fitted is None else (fitted, len(rows))
 
 
 def page_type_stage(
@@ -452,11 +531,15 @@ def site_folds(units: np.ndarray, pages: np.ndarray | None, sites: np.ndarray | 
     """Each unit's fold for the second stage's first-stage values: by a hash of its
     page's site, so that a fold holds whole sites (by its page where no site is given)."""
     if sites is not None:
-        keys = [zlib.crc32(str(site).encode()) for site in sites[units]]
-        return np.asarray(keys, dtype=np.int64) % folds
+        return np.asarray([site_fold(site, folds) for site in sites[units]], dtype=np.int64)
     if pages is not None:
         return np.asarray(pages[units], dtype=np.int64) % folds
     return np.arange(len(units)) % folds
+
+
+def site_fold(site: str, folds: int) -> int:
+    """The fold of a site, of ``folds`` (:func:`site_folds`)."""
+    return zlib.crc32(str(site).encode()) % folds
 
 
 def fit_second(

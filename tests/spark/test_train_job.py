@@ -160,7 +160,9 @@ def test_the_distributed_word_count_equals_the_driver_count(spark, pages):
 
 @pytest.mark.parametrize("method", ["svm", "paper"])
 def test_spark_training_gives_the_single_machine_model(spark, pages, method):
-    config = small_config(method).with_overrides(["classifier.second_trees=5", "classifier.second_folds=2", "page_type.features=true"])
+    config = small_config(method).with_overrides(
+        ["classifier.second_trees=5", "classifier.second_folds=2", "page_type.features=true", "confidence.min_pages=5", "confidence.trees=20"]
+    )
     paths = [pages["b"], pages["a"]]
     sources = [p.name for p in paths]
     expected, expected_report = train(read_pages(paths), config, sources=sources)
@@ -183,6 +185,11 @@ def test_spark_training_gives_the_single_machine_model(spark, pages, method):
         assert model.page_types.to_data()[0] == scalars
         for name, array in arrays.items():
             np.testing.assert_array_equal(model.page_types.to_data()[1][name], array, err_msg=f"page types: {name}")
+    assert (model.confidence is None) == (expected.confidence is None) == (method == "paper")
+    if expected.confidence is not None:
+        assert report.confidence_pages == len(list(read_pages(paths))) > 0
+        for name, array in expected.confidence.trees.arrays().items():
+            np.testing.assert_array_equal(model.confidence.trees.arrays()[name], array, err_msg=f"confidence: {name}")
     assert np.array_equal(predictions(model, paths), predictions(expected, paths))
 
 

@@ -15,7 +15,7 @@ import logging
 import math
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import NamedTuple
 
@@ -23,6 +23,7 @@ import numpy as np
 from pyspark import RDD, Broadcast, StorageLevel
 from pyspark.sql import SparkSession
 
+from webclean.confidence import ConfidenceModel
 from webclean.config import Config
 from webclean.datasets import Page
 from webclean.features import feature_matrix
@@ -37,6 +38,7 @@ from webclean.lexicon import (
 from webclean.model import Model
 from webclean.registry import classifier_spec
 from webclean.spark.inputs import InputFile
+from webclean.splits import site_of
 from webclean.tokenize import special_marks, words
 from webclean.training import (
     CONTENT,
@@ -45,14 +47,19 @@ from webclean.training import (
     LabelledPage,
     TrainReport,
     choose_sample,
+    confidence_row,
+    fit_held_out,
     fit_sample,
     label_page,
     page_type_stage,
     sample_keys,
+    site_fold,
     training_units,
+    uses_confidence,
     with_metadata,
     with_page_rows,
     with_page_types,
+    without_confidence,
 )
 from webclean.training_input import InputReport, check_file, file_pages, judge_input
 
@@ -331,9 +338,62 @@ def train_on_spark(
     """training.train on a cluster: the same model for the same pages, with the same metadata."""
     labelled = labelled_pages(spark, files, config).persist(StorageLevel.MEMORY_AND_DISK)
     try:
-        lexicon = page_lexicon(labelled, config)
-        log.info("train: lexicon of %d words, %d marks and %d line keys", len(lexicon.words), len(lexicon.marks), len(lexicon.lines))
-        model, report = fit_on_spark(labelled, lexicon, config)
+        model, report = _fit_all(labelled, config)
+        if uses_confidence(config):
+            confidence = confidence_on_spark(spark, files, labelled, config)
+            report.confidence_pages = 0 if confidence is None else confidence[1]
+            model = replace(model, confidence=None if confidence is None else confidence[0])
     finally:
         labelled.unpersist()
     return with_metadata(model, report, sources), report
+
+
+def _fit_all(labelled: RDD, config: Config) -> tuple[Model, TrainReport]:
+    lexicon = page_lexicon(labelled, config)
+    log.info("train: lexicon of %d words, %d marks and %d line keys", len(lexicon.words), len(lexicon.marks), len(lexicon.lines))
+    return fit_on_spark(labelled, lexicon, config)
+
+
+def _fold(item: tuple[PageKey, LabelledPage], folds: int) -> int:
+    page = item[1]
+    return site_fold(page.site or page.page_id, folds)
+
+
+def _outside(item: tuple[PageKey, LabelledPage], fold: int, folds: int) -> bool:
+    return _fold(item, folds) != fold
+
+
+def _has_units(item: tuple[PageKey, LabelledPage]) -> bool:
+    return bool(item[1].units)
+
+
+def confidence_on_spark(
+    spark: SparkSession, files: Sequence[InputFile], labelled: RDD, config: Config
+) -> tuple[ConfidenceModel, int] | None:
+    """training.confidence_stage on a cluster: each fold's model fitted as the model is,
+    the held-out extractions made and scored in executors, the trees fitted on the driver."""
+    folds, quiet = config.confidence.folds, without_confidence(config)
+    models = {}
+    for k in sorted(labelled.map(partial(_fold, folds=folds)).distinct().collect()):
+        rest = labelled.filter(partial(_outside, fold=k, folds=folds))
+        if not rest.filter(_has_units).isEmpty():
+            log.info("train: the model without fold %d of %d, for the confidence model", k, folds)
+            models[k] = _fit_all(rest, quiet)[0]
+    shared = spark.sparkContext.broadcast(models)
+    try:
+        indexed = [(i, f.path) for i, f in enumerate(files)]
+        rows = (
+            spark.sparkContext.parallelize(indexed, len(indexed))
+            .flatMap(lambda item: read_training_file(*item))
+            .map(partial(_held_out_row, shared=shared, config=config))
+            .collect()
+        )
+    finally:
+        shared.unpersist()
+    return fit_held_out((row for _, row in sorted(rows, key=lambda item: item[0])), config)
+
+
+def _held_out_row(item: tuple[PageKey, Page], shared: Broadcast, config: Config) -> tuple[PageKey, tuple[np.ndarray, float] | None]:
+    key, page = item
+    model = shared.value.get(site_fold(site_of(page), config.confidence.folds))
+    return key, None if model is None else confidence_row(page, model, config)

@@ -1,0 +1,89 @@
+"""webclean.confidence: what an extraction knows of itself, and the model that reads it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from scipy.stats import spearmanr
+from test_training import small_config, synthetic_page, synthetic_pages
+
+from webclean.confidence import SIGNAL_NAMES, ConfidenceModel, fit_confidence
+from webclean.config import ConfidenceConfig, Config
+from webclean.extract import classify_page, extract, page_confidence_signals
+from webclean.model import default_model, load_model, save_model
+from webclean.training import confidence_folds, label_page, train
+
+SIGNAL = {name: k for k, name in enumerate(SIGNAL_NAMES)}
+
+
+def _signals(html: str) -> np.ndarray:
+    config = Config()
+    page = classify_page(html, config, default_model(), url="https://news.example/2024/bridge")
+    return page_confidence_signals(page, config)
+
+
+def test_the_signals_say_what_was_kept_of_the_block_and_whether_the_title_is_in_it():
+    html, paragraphs, _ = synthetic_page(3)
+    row = _signals(html.replace("<title>Bridge news 3</title>", "<title>The council said that a new bridge</title>"))
+    assert row.shape == (len(SIGNAL_NAMES),)
+    assert 0.5 < row[SIGNAL["kept_share_block"]] <= 1.0
+    assert row[SIGNAL["kept_share_page"]] < row[SIGNAL["kept_share_block"]]
+    assert row[SIGNAL["empty"]] == 0
+    assert row[SIGNAL["title_found"]] > 0.5
+    assert row[SIGNAL["typed"]] == 1 and abs(row[[SIGNAL[f"type_{k}"] for k in ("article", "listing")]].sum()) <= 1.0
+    assert row[SIGNAL["cjk_share"]] == 0
+    menu = "<html><head><title>Menu</title></head><body>" + "".join(f"<p><a href='/{i}'>Section {i}</a></p>" for i in range(30)) + "</body></html>"
+    empty = _signals(menu)
+    assert empty[SIGNAL["empty"]] == 1 and empty[SIGNAL["kept_chars"]] == 0
+
+
+def test_the_model_learns_f1_from_the_signals_and_keeps_to_0_1():
+    rng = np.random.default_rng(0)
+    rows = rng.random((400, len(SIGNAL_NAMES)))
+    f1 = np.clip(rows[:, SIGNAL["kept_share_block"]] * 1.3 - 0.1 + rng.normal(0, 0.05, 400), 0, 1)
+    model = fit_confidence(rows[:300], f1[:300], ConfidenceConfig(trees=100, min_pages=50))
+    assert model is not None
+    predicted = np.asarray([model.predict(row) for row in rows[300:]])
+    assert spearmanr(predicted, f1[300:]).statistic > 0.8
+    assert ((0 <= predicted) & (predicted <= 1)).all()
+    assert fit_confidence(rows[:49], f1[:49], ConfidenceConfig(min_pages=50)) is None
+    assert fit_confidence(rows, f1, ConfidenceConfig(trees=0)) is None
+
+
+def test_a_model_with_its_confidence_model_saves_and_loads(tmp_path):
+    rng = np.random.default_rng(1)
+    rows = rng.random((80, len(SIGNAL_NAMES)))
+    confidence = fit_confidence(rows, rows[:, 0], ConfidenceConfig(trees=20, min_pages=10))
+    model = default_model()
+    loaded = load_model(save_model(replace(model, confidence=confidence), tmp_path / "m"))
+    assert loaded.confidence is not None
+    assert [loaded.confidence.predict(row) for row in rows] == [confidence.predict(row) for row in rows]
+    scalars, arrays = confidence.to_data("c_")
+    with pytest.raises(ValueError, match="other signals"):
+        ConfidenceModel.from_data({**scalars, "signals": ["x", *SIGNAL_NAMES[1:]]}, arrays, "c_")
+
+
+def test_training_fits_the_confidence_model_on_held_out_extractions():
+    pages = synthetic_pages(range(12))
+    config = small_config("svm", "confidence.min_pages=10", "confidence.trees=30", "confidence.folds=3")
+    model, report = train(pages, config, sources=["synthetic"])
+    assert model.confidence is not None
+    assert report.confidence_pages == len(pages)
+    assert model.metadata["report"]["confidence_pages"] == len(pages)
+    # Each page is extracted by a model of the other folds: every fold holds pages here.
+    assert len(set(confidence_folds([label_page(p, config) for p in pages], config).tolist())) == 3
+    html, _, _ = synthetic_page(50)
+    found = extract(html, config=config, model=model)
+    assert found.confidence is not None and 0.0 <= found.confidence <= 1.0
+    # Fewer pages than confidence.min_pages: no confidence model, and no extraction says one.
+    few, few_report = train(pages[:5], config, sources=["synthetic"])
+    assert few.confidence is None and few_report.confidence_pages == 0
+    assert extract(html, config=config, model=few).confidence is None
+
+
+def test_a_method_without_lines_trains_no_confidence_model():
+    pages = synthetic_pages(range(12))
+    model, report = train(pages, small_config("paper", "confidence.min_pages=10", "confidence.trees=30"), sources=["synthetic"])
+    assert model.confidence is None and report.confidence_pages == 0
