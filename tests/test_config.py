@@ -84,7 +84,7 @@ def test_round_trip_through_dict():
 def test_every_threshold_is_in_the_conf_file_with_a_comment():
     # conf/webclean.toml documents each key of the sections that hold the method's thresholds.
     text = open("conf/webclean.toml", encoding="utf-8").read()
-    for section in ("region", "threads", "lines", "parse", "gold", "metadata", "language", "page_type", "input"):
+    for section in ("region", "threads", "lines", "parse", "gold", "metadata", "language", "page_type", "confidence", "input"):
         body = text.split(f"\n[{section}]", 1)[1].split("\n[", 1)[0]
         for key in Config().to_dict()[section]:
             line = next((line for line in body.splitlines() if line.startswith(f"{key} ")), None)
@@ -93,10 +93,10 @@ def test_every_threshold_is_in_the_conf_file_with_a_comment():
 
 @pytest.mark.parametrize("method", ["svm", "paper"])
 def test_a_saved_config_without_the_newer_keys_loads_with_their_defaults(method):
-    # A model saved before [region], [threads], [lines], [language], [page_type] and
+    # A model saved before [region], [threads], [lines], [language], [page_type], [confidence] and
     # [input] existed (the packaged paper model is one).
     saved = json.loads((MODELS_DIR / method / "model.json").read_text(encoding="utf-8"))["config"]
-    for section in ("region", "threads", "lines", "language", "page_type", "input"):
+    for section in ("region", "threads", "lines", "language", "page_type", "confidence", "input"):
         saved.pop(section, None)
     saved["lexicon"].pop("line_key_tokens", None)
     saved["improved"].pop("shown_by_script_share", None)
