@@ -29,6 +29,7 @@ try:
 except ImportError:  # run from a checkout: the package sits one folder up
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from webclean.confidence_output import min_confidence  # noqa: E402
 from webclean.config import ConfigError, load_config  # noqa: E402
 from webclean.model import ModelError  # noqa: E402
 from webclean.policy import ERROR_STATUSES, EXIT_OK, EXIT_POLICY, FailurePolicy, share  # noqa: E402
@@ -67,6 +68,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--config", metavar="FILE", help="TOML configuration, e.g. conf/webclean.toml")
     parser.add_argument("--run-date", type=date.fromisoformat, metavar="YYYY-MM-DD", help="partition to write (default: today, UTC)")
     parser.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE", help="override one configuration value")
+    parser.add_argument(
+        "--min-confidence", type=min_confidence, metavar="X",
+        help="an ok page whose confidence is under X (in [0, 1]) gets status low_confidence, its text kept; "
+        "pages without a confidence are left as they are",
+    )  # fmt: skip
     policy = parser.add_argument_group("failure policy", "a run that fails exits with 3 and gets no _SUCCESS marker")
     policy.add_argument(
         "--max-error-share", type=share, default=FailurePolicy.max_error_share, metavar="SHARE",
@@ -94,6 +100,7 @@ def extract_pages(args: argparse.Namespace) -> int:
         config=load_config(args.config, args.set),
         model_path=args.model,
         policy=FailurePolicy(args.max_error_share, args.fail_on_file_errors, args.fail_on_empty),
+        min_confidence=args.min_confidence,
     )
     with JOB.session() as spark:
         summary = run_extract(spark, job)

@@ -407,3 +407,62 @@ def test_a_page_with_text_exits_0_and_one_without_exits_3(page_file, tmp_path, c
     assert main(["extract", "--explain", str(page_file)]) == 0
     assert main(["extract", str(page_file), str(empty)]) == EXIT_NO_TEXT
     assert main(["extract", "--explain", str(empty)]) == EXIT_NO_TEXT
+
+
+@pytest.fixture
+def confident(monkeypatch):
+    """The extractor as a model with a confidence model runs it: each page's text with ``confidence``."""
+    import dataclasses
+    import importlib
+
+    module = importlib.import_module("webclean.extract")
+    extract_text = module.extract
+    confidence = [0.41]
+
+    def with_confidence(*args, **kwargs):
+        return dataclasses.replace(extract_text(*args, **kwargs), confidence=confidence[0])
+
+    monkeypatch.setattr(module, "extract", with_confidence)
+    return confidence
+
+
+def test_json_prints_the_confidence_null_without_a_confidence_model(page_file, capsys):
+    assert main(["extract", "--json", str(page_file)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert "confidence" in printed and printed["confidence"] is None
+
+
+def test_json_prints_the_confidence_and_min_confidence_marks_the_page_but_exits_0(page_file, confident, capsys):
+    assert main(["extract", "--json", str(page_file)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert (printed["status"], printed["confidence"], printed["error"]) == ("ok", 0.41, None)
+
+    assert main(["extract", "--json", "--min-confidence", "0.5", str(page_file)]) == 0
+    marked = json.loads(capsys.readouterr().out)
+    assert (marked["status"], marked["error"]) == ("low_confidence", "confidence 0.41 is under --min-confidence 0.5")
+    assert {k: v for k, v in marked.items() if k not in ("status", "error")} == {
+        k: v for k, v in printed.items() if k not in ("status", "error")
+    }
+    # Without --json the text is printed, and the status with its reason goes to stderr.
+    assert main(["extract", "--min-confidence", "0.5", str(page_file)]) == 0
+    out, err = capsys.readouterr()
+    assert out == expected_text() + "\n"
+    assert err == f"webclean: {page_file}: low_confidence: confidence 0.41 is under --min-confidence 0.5\n"
+    # At the bound the page is ok.
+    assert main(["extract", "--min-confidence", "0.41", str(page_file)]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_min_confidence_leaves_a_page_without_text_as_it_is(tmp_path, confident, capsys):
+    empty = tmp_path / "empty.html"
+    empty.write_bytes(b"")
+    assert main(["extract", "--json", "--min-confidence", "0.9", str(empty)]) == EXIT_NO_TEXT
+    assert json.loads(capsys.readouterr().out)["status"] == "empty"
+
+
+@pytest.mark.parametrize("value", ["1.5", "-0.1", "nan", "high"])
+def test_a_bad_min_confidence_is_a_usage_error(page_file, value, capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(["extract", "--min-confidence", value, str(page_file)])
+    assert exit.value.code == 2
+    assert "argument --min-confidence: a confidence" in capsys.readouterr().err.splitlines()[-1]

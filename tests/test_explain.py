@@ -144,3 +144,14 @@ def test_a_page_read_again_without_scripts_is_explained_as_it_is_extracted():
     )
     explanation, result = explain(page), extract(page)
     assert result.text and explanation.text == result.text and explanation.block_path == result.block_path
+
+
+def test_the_header_shows_the_confidence_where_there_is_one():
+    from webclean.explain import Explanation
+
+    typed = Explanation("ok", None, "svm", "/html/body/div", (), "article", 0.9)
+    assert typed.table().splitlines()[0] == "method svm · status ok · block /html/body/div · page type article (0.90) · 0 units, 0 kept"
+    confident = Explanation("ok", None, "svm", "/html/body/div", (), "article", 0.9, confidence=0.734)
+    head = confident.table().splitlines()[0]
+    assert head == "method svm · status ok · block /html/body/div · page type article (0.90) · confidence 0.73 · 0 units, 0 kept"
+    assert confident.to_dict()["confidence"] == 0.734 and typed.to_dict()["confidence"] is None

@@ -45,7 +45,13 @@ def test_both_failures_are_given_and_a_run_without_pages_passes():
 
 def test_every_error_status_is_a_status():
     assert ERROR_STATUSES < set(Status)
-    assert not {Status.OK, Status.EMPTY, Status.NOT_HTML, Status.TOO_LARGE, Status.TRUNCATED, Status.DAMAGED} & ERROR_STATUSES
+    what_a_page_is = {Status.OK, Status.LOW_CONFIDENCE, Status.EMPTY, Status.NOT_HTML, Status.TOO_LARGE, Status.TRUNCATED, Status.DAMAGED}
+    assert what_a_page_is | ERROR_STATUSES == set(Status) and not what_a_page_is & ERROR_STATUSES
+
+
+def test_low_confidence_pages_count_as_pages_and_never_as_errors():
+    verdict = FailurePolicy(max_error_share=0.0).judge({Status.OK: 3, Status.LOW_CONFIDENCE: 5})
+    assert verdict.passed and (verdict.pages, verdict.error_pages) == (8, 0)
 
 
 @pytest.mark.parametrize("share", [-0.1, 1.5])

@@ -5,9 +5,10 @@
     webclean train --input FILES --output DIR  a model from pages with a gold text
     webclean evaluate --input FILES            F1 and the paper's rates on such pages
 
-``webclean extract`` exits with 0 when every page gave its text, EXIT_NO_TEXT (3) when a
-page gave none (its status says why: empty, not_html, too_large, timeout, ...), 1 when a
-file could not be read, and 2 on a usage error.
+``webclean extract`` exits with 0 when every page gave its text (``low_confidence`` under
+``--min-confidence`` too), EXIT_NO_TEXT (3) when a page gave none (its status says why:
+empty, not_html, too_large, timeout, ...), 1 when a file could not be read, and 2 on a
+usage error.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 
 from webclean import __version__, core
 from webclean.address import page_address
+from webclean.confidence_output import mark_low_confidence, min_confidence
 from webclean.config import Config, ConfigError, load_config
 from webclean.datasets import DataError
 from webclean.model import Model, ModelError, load_model, save_model
@@ -32,6 +34,8 @@ from webclean.training_input import add_rejected_share
 EXIT_UNREADABLE = 1
 EXIT_USAGE = 2
 EXIT_NO_TEXT = 3
+# The statuses of a page that gave its text.
+TEXT_STATUSES = frozenset({Status.OK, Status.LOW_CONFIDENCE})
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -73,6 +77,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     extract.add_argument(
         "--explain", action="store_true", help="print each unit's decision value and fate instead (methods svm, paper)"
+    )
+    extract.add_argument(
+        "--min-confidence",
+        type=min_confidence,
+        metavar="X",
+        help="a page whose confidence is under X (in [0, 1]) gets status low_confidence, its text kept (exit code 0)",
     )
     _common(extract, model=True)
     extract.set_defaults(run=_run_extract)
@@ -171,7 +181,8 @@ def _run_extract(args: argparse.Namespace, config: Config) -> int:
             without_text += status != Status.OK
             continue
         result = page if isinstance(page, Extraction) else extract(page, url, config=config, model=model)
-        without_text += not result.ok
+        result = mark_low_confidence(result, args.min_confidence)
+        without_text += result.status not in TEXT_STATUSES
         if args.json:
             print(json.dumps(page_row(result, source, url, size, model), ensure_ascii=False))
         else:

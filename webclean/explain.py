@@ -51,6 +51,7 @@ class Explanation:
     units: tuple[UnitReport, ...]
     page_type: str | None = None  # as Extraction.page_type
     page_type_probability: float | None = None
+    confidence: float | None = None  # as Extraction.confidence
 
     @property
     def text(self) -> str:
@@ -72,6 +73,8 @@ class Explanation:
         head += f" · block {self.block_path}" if self.block_path else f" · {self.error}"
         if self.page_type is not None:
             head += f" · page type {self.page_type} ({self.page_type_probability:.2f})"
+        if self.confidence is not None:
+            head += f" · confidence {self.confidence:.2f}"
         lines = [f"{head} · {len(self.units)} units, {kept} kept"]
         for unit in self.units:
             value = "     -" if unit.decision is None else f"{unit.decision:+6.2f}"

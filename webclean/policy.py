@@ -24,8 +24,9 @@ EXIT_USAGE = 2  # a wrong argument, input or configuration, said in one line (ar
 EXIT_POLICY = 3  # the job ran, but its result failed a check: a run over its error share, a lexicon below its minimum
 
 # Statuses that say the extraction failed on a page. The others say what the page is:
-# ok, empty (no main text), not_html, too_large (refused by its size alone), and
-# truncated and damaged, the rows of a file that broke (fail_on_file_errors).
+# ok, low_confidence (a text the model expects little of), empty (no main text), not_html,
+# too_large (refused by its size alone), and truncated and damaged, the rows of a file that
+# broke (fail_on_file_errors).
 ERROR_STATUSES = frozenset({Status.DECODE_ERROR, Status.PARSE_ERROR, Status.TIMEOUT, Status.ERROR})
 
 

@@ -34,6 +34,8 @@ class Status(StrEnum):
     ERROR = "error"  # an unexpected failure, with its reason in ``error``
     TRUNCATED = "truncated"  # a crawl file that could not be read to the end (one row per file)
     DAMAGED = "damaged"  # a record of a crawl file that could not be read, skipped to the next one
+    # An extraction whose confidence is under the job's --min-confidence: its text is kept.
+    LOW_CONFIDENCE = "low_confidence"
 
 
 @dataclass(frozen=True)
@@ -86,4 +88,5 @@ class Extraction:
             "source": self.source,
             "page_type": self.page_type,
             "page_type_probability": self.page_type_probability,
+            "confidence": self.confidence,
         }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import importlib.util
 import json
@@ -10,9 +11,11 @@ import re
 import subprocess
 import sys
 import types
+import zlib
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -61,6 +64,12 @@ def fake_extract(html, url=None, *, config=None, model=None, http_charset=None) 
         html = html.decode(http_charset or "utf-8", errors="replace")
     text = " ".join(re.sub(r"<[^>]*>", " ", html).split())
     return Extraction(text=text, title="", status=Status.OK if text else Status.EMPTY)
+
+
+def confident_extract(html, url=None, **kwargs) -> Extraction:
+    """fake_extract as by a model with a confidence model: a confidence drawn from the text."""
+    result = fake_extract(html, url, **kwargs)
+    return dataclasses.replace(result, confidence=zlib.crc32(result.text.encode("utf-8")) % 1000 / 999)
 
 
 # Python workers cannot import this test module: send its functions by value.
@@ -121,6 +130,33 @@ def test_sample_warc_gives_one_row_per_response(spark, tmp_path):
     assert pdf["status"] == Status.NOT_HTML and pdf["text"] == ""
 
 
+def test_min_confidence_marks_the_ok_pages_under_it_and_the_summary_gives_the_quartiles(spark, tmp_path):
+    job = ExtractJob(inputs=(str(SAMPLE),), output=str(tmp_path / "out"), run_date=RUN_DATE, min_confidence=0.5)
+    summary = run_extract(spark, job, model=FAKE_MODEL, extract_fn=confident_extract)
+    rows = read_partition(tmp_path / "out", RUN_DATE)
+    assert len(rows) == 49  # every row kept
+    low = [r for r in rows if r["status"] == Status.LOW_CONFIDENCE]
+    ok = [r for r in rows if r["status"] == Status.OK]
+    assert low and ok and len(low) + len(ok) == 48
+    assert all(r["confidence"] < 0.5 and r["text"] and r["error"].startswith("confidence ") for r in low)
+    assert all(r["confidence"] >= 0.5 and r["error"] is None for r in ok)
+    assert next(r for r in rows if r["status"] == Status.NOT_HTML)["confidence"] is None
+    assert summary.pages_by_status == {"low_confidence": len(low), "not_html": 1, "ok": len(ok)}
+    assert summary.passed and summary.error_pages == 0
+    # The quartiles of the pages' confidences, from the tasks' histograms.
+    confidences = [r["confidence"] for r in rows if r["confidence"] is not None]
+    quartiles = summary.confidence_quartiles
+    assert quartiles is not None and list(quartiles) == ["min", "q1", "median", "q3", "max"]
+    assert np.allclose(list(quartiles.values()), np.percentile(confidences, [0, 25, 50, 75, 100]), rtol=0, atol=0.001 + 1e-12)
+    written = json.loads(Path(summary_path(str(tmp_path / "out"), RUN_DATE)).read_text(encoding="utf-8"))
+    assert written["confidence_quartiles"] == quartiles and written["pages_by_status"]["low_confidence"] == len(low)
+    assert f"confidence:           min {quartiles['min']:.3f}, q1 " in summary.to_text()
+    # The same pages read by many tasks: the same quartiles.
+    config = Config(input=InputConfig(task_bytes=50_000))
+    split = run_extract(spark, dataclasses.replace(job, config=config), model=FAKE_MODEL, extract_fn=confident_extract)
+    assert (split.confidence_quartiles, split.pages_by_status) == (quartiles, summary.pages_by_status)
+
+
 def test_output_has_the_columns_and_the_summary_file(spark, tmp_path):
     summary, _ = run(spark, [SAMPLE], tmp_path / "out")
     columns = set(spark.read.parquet(str(tmp_path / "out")).columns)
@@ -129,6 +165,8 @@ def test_output_has_the_columns_and_the_summary_file(spark, tmp_path):
     written = json.loads(Path(summary_path(str(tmp_path / "out"), RUN_DATE)).read_text(encoding="utf-8"))
     assert written == json.loads(json.dumps(summary.to_dict()))
     assert "pages out by status" in summary.to_text()
+    # No page has a confidence: none to give the quartiles of.
+    assert written["confidence_quartiles"] is None and "confidence:           (no page has one)" in summary.to_text()
 
 
 def test_html_folder_jsonl_and_parquet(spark, tmp_path, html_inputs):

@@ -46,7 +46,7 @@ def test_the_summary_contract_lists_every_field_of_the_summary():
 def test_job_help_gives_the_input_schema_of_each_format():
     result = subprocess.run([sys.executable, "jobs/extract.py", "--help"], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert result.returncode == 0
-    for words in (".arc.gz", "WARC-Target-URI", "rel=canonical", "{\"url\": ..., \"html\": \"...\"}", "html column", "files_skipped"):
+    for words in (".arc.gz", "WARC-Target-URI", "rel=canonical", "{\"url\": ..., \"html\": \"...\"}", "html column", "files_skipped", "--min-confidence X"):
         assert words in result.stdout
 
 
@@ -64,9 +64,28 @@ def test_job_script_reports_a_bad_argument_in_one_line(arguments, message):
     assert result.stderr.strip() == f"extract: error: {message}"
 
 
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("1.5", "a confidence lies in [0, 1], not 1.5"),
+        ("-0.2", "a confidence lies in [0, 1], not -0.2"),
+        ("nan", "a confidence lies in [0, 1], not nan"),
+        ("high", "a confidence is a number in [0, 1], not 'high'"),
+    ],
+)
+def test_a_bad_min_confidence_is_refused_before_the_job(tmp_path, value, message):
+    command = [sys.executable, "jobs/extract.py", "--input", str(SAMPLE), "--output", str(tmp_path / "out"), "--min-confidence", value]
+    result = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[-1] == f"extract.py: error: argument --min-confidence: {message}"
+    assert not (tmp_path / "out").exists()
+
+
 def test_bad_job_arguments_fail_at_start():
     with pytest.raises(InputError):
         ExtractJob(inputs=("x",), output="o", run_date=RUN_DATE, input_format="csv")
+    with pytest.raises(InputError, match="minimum confidence"):
+        ExtractJob(inputs=("x",), output="o", run_date=RUN_DATE, min_confidence=1.5)
     with pytest.raises(ValueError):
         ExtractJob(inputs=("x",), output="o", run_date="15/01/2024")
 

@@ -25,6 +25,7 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql.pandas.types import from_arrow_schema
 
+from webclean.confidence_output import ConfidenceHistogram
 from webclean.config import Config
 from webclean.extract import check_model, extract
 from webclean.model import Model, load_model
@@ -64,10 +65,13 @@ class ExtractJob:
     config: Config = field(default_factory=Config)
     model_path: str | None = None
     policy: FailurePolicy = field(default_factory=FailurePolicy)
+    min_confidence: float | None = None  # an ok page with a confidence under it is low_confidence
 
     def __post_init__(self) -> None:
         if self.input_format not in INPUT_FORMATS:
             raise InputError(f"input format must be one of {', '.join(INPUT_FORMATS)}, not {self.input_format!r}")
+        if self.min_confidence is not None and not 0.0 <= self.min_confidence <= 1.0:
+            raise InputError(f"the minimum confidence must lie in [0, 1], not {self.min_confidence}")
         if not self.inputs:
             raise InputError("no input given")
         date.fromisoformat(self.run_date)
@@ -96,6 +100,8 @@ class RunSummary:
     failures: list[str]
     fail_on_empty: bool = False
     pages_by_type: dict[str, int] = field(default_factory=dict)  # of the pages the model typed (page_type)
+    # min, q1, median, q3, max of the pages' confidences (ConfidenceHistogram); None without one.
+    confidence_quartiles: dict[str, float] | None = None
     summary_version: int = SUMMARY_VERSION
 
     def to_dict(self) -> dict[str, Any]:
@@ -108,6 +114,7 @@ class RunSummary:
             "records read by type: " + _counts_text(self.records_by_type),
             "pages out by status:  " + _counts_text(self.pages_by_status),
             "pages out by type:    " + (_counts_text(self.pages_by_type) if self.pages_by_type else "(no page type model)"),
+            "confidence:           " + _quartiles_text(self.confidence_quartiles),
             f"files with errors:    {len(self.files_with_errors)}",
             f"files skipped:        {self.files_skipped} (not of the input format)",
         ]
@@ -128,6 +135,7 @@ class PartitionCounts:
     records: Counter[str] = field(default_factory=Counter)
     statuses: Counter[str] = field(default_factory=Counter)
     page_types: Counter[str] = field(default_factory=Counter)  # of the pages the model typed
+    confidences: ConfidenceHistogram = field(default_factory=ConfidenceHistogram)  # of the pages that have one
     stops: list[tuple[str, int, str]] = field(default_factory=list)
 
 
@@ -164,6 +172,8 @@ def map_files(
                     counted.statuses[row["status"]] += 1
                     if row["page_type"] is not None:
                         counted.page_types[row["page_type"]] += 1
+                    if row["confidence"] is not None:
+                        counted.confidences.add(row["confidence"])
                     if row["status"] in FILE_ERRORS:
                         counted.stops.append((row["source_file"], row["offset"], row["error"]))
                     batch.add(row)
@@ -218,7 +228,7 @@ def run_extract(
     sc = spark.sparkContext
     # Methods blocks and ladom need no model.
     model_version = str(model.version) if model is not None else "none"
-    shared = sc.broadcast(Shared(job.config, model, model_version))
+    shared = sc.broadcast(Shared(job.config, model, model_version, job.min_confidence))
     task_bytes = job.config.input.task_bytes
     pieces = split_files(files, task_bytes)
     partitions = pack_partitions(pieces, sc.defaultParallelism, task_bytes)
@@ -283,10 +293,12 @@ def _summarise(
     records: Counter[str] = Counter()
     by_status: Counter[str] = Counter()
     by_type: Counter[str] = Counter()
+    confidences = ConfidenceHistogram()
     for counted in counts.values():
         records.update(counted.records)
         by_status.update(counted.statuses)
         by_type.update(counted.page_types)
+        confidences.merge(counted.confidences)
     stops = sorted(stop for counted in counts.values() for stop in counted.stops)[:MAX_ERRORS_LISTED]
     verdict = job.policy.judge(by_status)
     pages = verdict.pages
@@ -299,6 +311,7 @@ def _summarise(
         records_by_type=dict(sorted(records.items())),
         pages_by_status=dict(sorted(by_status.items())),
         pages_by_type=dict(sorted(by_type.items())),
+        confidence_quartiles=confidences.quartiles(),
         files_with_errors=[{"source_file": path, "offset": offset, "error": error} for path, offset, error in stops],
         pages=pages,
         wall_seconds=round(wall, 3),
@@ -441,3 +454,9 @@ def progress_line(stages: Iterable[Any], counted: Iterable[PartitionCounts], ela
 
 def _counts_text(counts: Mapping[str, int]) -> str:
     return ", ".join(f"{k} {v}" for k, v in counts.items()) or "none"
+
+
+def _quartiles_text(quartiles: Mapping[str, float] | None) -> str:
+    if quartiles is None:
+        return "(no page has one)"
+    return ", ".join(f"{k} {v:.3f}" for k, v in quartiles.items())

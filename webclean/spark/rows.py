@@ -13,6 +13,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from webclean.confidence_output import mark_low_confidence
 from webclean.config import Config
 from webclean.model import Model
 from webclean.result import Extraction, Status
@@ -60,6 +61,7 @@ OUTPUT_SCHEMA = pa.schema(
         ("source", pa.string()),
         ("page_type", pa.string()),
         ("page_type_probability", pa.float64()),
+        ("confidence", pa.float64()),
         ("bytes_in", pa.int64()),
         ("chars_out", pa.int64()),
         ("model_version", pa.string()),
@@ -76,6 +78,7 @@ class Shared:
     config: Config
     model: Model
     model_version: str
+    min_confidence: float | None = None  # an ok page under it is low_confidence (--min-confidence)
 
 
 def extract_record(record: InputRecord, shared: Shared, extract_fn: ExtractFn) -> Extraction:
@@ -92,7 +95,8 @@ def extract_rows(file: InputFile, shared: Shared, extract_fn: ExtractFn, counts:
     and one ``truncated`` row if reading broke."""
     for item in read_input(file, shared.config.limits.max_bytes):
         if isinstance(item, InputRecord):
-            yield page_row(item, extract_record(item, shared, extract_fn), shared.model_version)
+            result = mark_low_confidence(extract_record(item, shared, extract_fn), shared.min_confidence)
+            yield page_row(item, result, shared.model_version)
             continue
         if isinstance(item, WarcDamage):
             yield damage_row(file.path, item, shared.model_version)
@@ -125,6 +129,7 @@ def page_row(record: InputRecord, result: Extraction, model_version: str) -> dic
         "source": result.source,
         "page_type": result.page_type,
         "page_type_probability": result.page_type_probability,
+        "confidence": result.confidence,
         "bytes_in": record.length,
         "chars_out": len(result.text),
         "model_version": model_version,
