@@ -11,6 +11,7 @@ from test_training import small_config, synthetic_page, synthetic_pages
 
 from webclean.confidence import SIGNAL_NAMES, ConfidenceModel, fit_confidence
 from webclean.config import ConfidenceConfig, Config
+from webclean.explain import explain
 from webclean.extract import classify_page, extract, page_confidence_signals
 from webclean.model import default_model, load_model, save_model
 from webclean.training import confidence_folds, label_page, train
@@ -77,6 +78,8 @@ def test_training_fits_the_confidence_model_on_held_out_extractions():
     html, _, _ = synthetic_page(50)
     found = extract(html, config=config, model=model)
     assert found.confidence is not None and 0.0 <= found.confidence <= 1.0
+    # --explain gives the confidence of the extraction as extract makes it.
+    assert explain(html, config=config, model=model).confidence == found.confidence
     # Fewer pages than confidence.min_pages: no confidence model, and no extraction says one.
     few, few_report = train(pages[:5], config, sources=["synthetic"])
     assert few.confidence is None and few_report.confidence_pages == 0

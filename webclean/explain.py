@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 
 from webclean.config import Config
 from webclean.denoise import AS_IS, DROPPED, KEPT, PARTLY_KEPT, POST, POST_REST
-from webclean.extract import check_model, classify_page, oversized, within_limits
+from webclean.extract import check_model, classify_page, extract, oversized, within_limits
 from webclean.model import Model, default_model
 from webclean.passes import CODE, COMMENT, FURNITURE, ITEM, REPEAT
 from webclean.registry import method
@@ -111,8 +111,11 @@ def explain(
         return Explanation.failed(page, config.method)
     block = page.located.block
     typed = page.page_type or (None, None)
+    # The confidence of the extraction as extract gives it: its signals read the decision
+    # values that the extraction has on the way, not every value asked for here.
+    confidence = None if model.confidence is None else extract(html, url, config=config, model=model, http_charset=http_charset).confidence
     if block is None:
-        return Explanation(Status.EMPTY, "no block holds text", config.method, None, (), *typed)
+        return Explanation(Status.EMPTY, "no block holds text", config.method, None, (), typed[0], typed[1], confidence)
     reports = tuple(
         UnitReport(
             unit.text,
@@ -128,4 +131,4 @@ def explain(
     )
     status = Status.OK if page.text else Status.EMPTY
     error = None if status == Status.OK else "every unit of the block was classified as noise"
-    return Explanation(status, error, config.method, block.path, reports, *typed)
+    return Explanation(status, error, config.method, block.path, reports, typed[0], typed[1], confidence)
