@@ -8,6 +8,7 @@ skip, saying so.
 
 from __future__ import annotations
 
+import copy
 import os
 import subprocess
 import sys
@@ -24,8 +25,9 @@ import webclean
 from webclean import core
 from webclean import segment as segment_module
 from webclean.cli import main
-from webclean.config import Config, LinesConfig
+from webclean.config import Config, LinesConfig, PageTypeConfig
 from webclean.extract import extract
+from webclean.page_type import _item_signals
 from webclean.parse import parse_html
 from webclean.segment import drop_hidden, segment
 
@@ -363,3 +365,28 @@ def test_without_the_extension_the_library_says_so_once_and_runs_python():
     result = subprocess.run([sys.executable, "-c", code], cwd=REPO, env={**os.environ, "WEBCLEAN_PURE": ""}, capture_output=True, text=True)
     assert result.stdout.splitlines() == ["Some words", f"webclean {webclean.__version__}", "core: python"]
     assert result.stderr.count("compiled core is not available") == 1
+
+
+def _item_signals_both_ways(body: etree._Element, settings: PageTypeConfig | None = None) -> None:
+    lines = segment(body)
+    compiled, python = both(_item_signals, lines, settings or PageTypeConfig())
+    assert compiled == python
+
+
+@needs_core
+def test_item_runs_give_the_python_signals_of_the_golden_and_fuzz_pages():
+    wider = PageTypeConfig(item_levels=5, run_items=2)
+    for path in [*GOLDEN, *FUZZ]:
+        body = _page_body(path.read_bytes())
+        _item_signals_both_ways(body)
+        _item_signals_both_ways(body, wider)
+
+
+@needs_core
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_trees(), st.integers(1, 4), st.integers(2, 4))
+def test_item_runs_give_the_python_signals_of_any_tree(tree, levels, run_items):
+    body = etree.Element("body")
+    for _ in range(3):  # items alike, side by side
+        body.append(copy.deepcopy(tree))
+    _item_signals_both_ways(body, PageTypeConfig(item_levels=levels, run_items=run_items))

@@ -517,3 +517,48 @@ def segment(_Element container not None, rules, settings):
     if walk.aborted:
         return None
     return walk.lines
+
+
+# --- repeated items (page_type._item_signals) ------------------------------------------
+
+
+def item_runs(list owners, list lengths, Py_ssize_t levels, Py_ssize_t run_items):
+    """page_type._item_signals's runs of the lines of ``owners`` (their elements) and
+    ``lengths``: (runs, the items of the largest, the characters of the largest by
+    text), each element's box found as a pointer, its key by its tag and class."""
+    cdef dict found = {}
+    cdef dict keys = {}
+    cdef _Element owner
+    cdef xmlNode* item
+    cdef xmlNode* box
+    cdef Py_ssize_t i, level, n = len(owners)
+    cdef size_t at
+    cdef list entry
+    for i in range(n):
+        owner = owners[i]
+        item = owner._c_node
+        length = lengths[i]
+        for level in range(levels):
+            box = item.parent
+            if box is NULL or not _is_element(box):
+                break
+            at = <size_t> item
+            key = keys.get(at)
+            if key is None:
+                key = keys[at] = (<size_t> box, namespacedName(item), attributeValueFromNsName(item, NULL, <const_xmlChar*> b"class") or "")
+            entry = found.get(key)
+            if entry is None:
+                found[key] = [1, at, length]
+            else:
+                if entry[1] != at:
+                    entry[0] += 1
+                    entry[1] = at
+                entry[2] += length
+            item = box
+    runs = largest = covered = 0
+    for entry in found.values():
+        if entry[0] >= run_items:
+            runs += 1
+            largest = max(largest, entry[0])
+            covered = max(covered, entry[2])
+    return runs, largest, covered

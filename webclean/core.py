@@ -7,7 +7,8 @@ what a function of the Python modules gives, and is called from that function wh
 compiles:
 
 - ``_core.segment``: segment.segment's walk, the page's lines;
-- ``_core.AttrMarks``: segment._attr_marks, what an element's class and id words name.
+- ``_core.AttrMarks``: segment._attr_marks, what an element's class and id words name;
+- ``_core.item_runs``: the runs of repeated items of page_type._item_signals.
 
 The Python functions stay: they are the reference, and they run where the extension
 is not built (the library says so once, a logging warning) or where

@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 import numpy as np
 from lxml import etree
 
+from webclean import core
 from webclean.classifier import TreeEnsemble
 from webclean.config import PAGE_TYPES, Config, LinesConfig, PageTypeConfig
 from webclean.line_features import is_prose
@@ -117,6 +118,11 @@ def _item_signals(lines: Sequence[Line], settings: PageTypeConfig) -> list[float
     largest, and the share of the text in runs. The lines come in document order, so
     an item's lines come one after the other: an item counts when it differs from the
     last item of its key. Each element's box and key are found once (``steps``)."""
+    if core.compiled is not None:  # the same runs over libxml2's nodes (webclean/_core.pyx)
+        runs, largest, covered = core.compiled.item_runs(
+            [line.owner for line in lines], [line.length for line in lines], settings.item_levels, settings.run_items
+        )
+        return [math.log1p(runs), math.log1p(largest), covered / (sum(line.length for line in lines) or 1)]
     found: dict[tuple[etree._Element, str, str], list[Any]] = {}  # key: [items, last item, characters]
     steps: dict[etree._Element, tuple[tuple[etree._Element, str, str], etree._Element] | None] = {}
     for line in lines:
