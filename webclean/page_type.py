@@ -40,6 +40,7 @@ COUNTED_TAGS = (
 )  # fmt: skip
 # A price: a currency sign by a number.
 _PRICE = re.compile(r"[$€£¥₹]\s?\d|\d\s?[€元]")
+_PRICE_SIGNS = "$€£¥₹元"  # a text without any of them holds no price
 # A type that a page's JSON-LD declares ("@type": "NewsArticle", or the first of a list).
 _LD_TYPE = re.compile(rb'"@type"\s*:\s*\[?\s*"([A-Za-z]+)"')
 _LD_TYPE_TEXT = re.compile(_LD_TYPE.pattern.decode("ascii"))
@@ -74,7 +75,8 @@ def page_signals(root: etree._Element, html: str | bytes, url: str | None, lines
     chars = sum(line.length for line in lines) or 1
     code = sum(len("".join(pre.itertext())) for pre in root.iter("pre"))
     text = "\n".join(line.text for line in lines)
-    row += [math.log1p(len(_PRICE.findall(text))), min(1.0, code / chars)]
+    prices = len(_PRICE.findall(text)) if any(sign in text for sign in _PRICE_SIGNS) else 0
+    row += [math.log1p(prices), min(1.0, code / chars)]
     row += _declared(root, html)
     row += _address(url)
     return np.asarray(row, dtype=np.float64)
@@ -155,7 +157,7 @@ def _item_signals(lines: Sequence[Line], settings: PageTypeConfig) -> list[float
 def _declared(root: etree._Element, html: str | bytes) -> list[float]:
     """How many of the page's declared types (JSON-LD, microdata ``itemtype``, Open
     Graph ``og:type``) fall to each page type (vocabulary.DECLARED_TYPES), and to none."""
-    declared = _LD_TYPE_TEXT.findall(html) if isinstance(html, str) else [m.decode("ascii") for m in _LD_TYPE.findall(html)]
+    declared = _ld_types(html)
     names = [name.lower() for name in declared]
     names += [value.rstrip("/").rsplit("/", 1)[-1].lower() for value in root.xpath("//@itemtype")]
     names += [kind.lower() for kind in meta_contents(root, "og:type")]
@@ -163,6 +165,22 @@ def _declared(root: etree._Element, html: str | bytes) -> list[float]:
     for name in names:
         found[DECLARED_TYPES.get(name)] += 1
     return [math.log1p(found[kind]) for kind in (*PAGE_TYPES, None)]
+
+
+def _ld_types(html: str | bytes) -> list[str]:
+    """The types the page's JSON-LD declares (_LD_TYPE's matches, in order): each match
+    starts at a ``"@type"``, found by a plain search, which is much faster than the
+    pattern's over the whole markup."""
+    found = []
+    pattern, key = (_LD_TYPE_TEXT, '"@type"') if isinstance(html, str) else (_LD_TYPE, b'"@type"')
+    at = html.find(key)  # type: ignore[arg-type]
+    while at >= 0:
+        match = pattern.match(html, at)  # type: ignore[arg-type]
+        if match:
+            name = match.group(1)
+            found.append(name if isinstance(name, str) else name.decode("ascii"))
+        at = html.find(key, match.end() if match else at + 1)  # type: ignore[arg-type]
+    return found
 
 
 def _address(url: str | None) -> list[float]:
