@@ -37,6 +37,7 @@ STAGES = {
     "classify": "classify",
     "denoise": "denoise (rest)",
     "metadata": "metadata",
+    "confidence": "confidence",
     "method": "method",
     "language": "detect language",
 }

@@ -426,8 +426,11 @@ def confident(monkeypatch):
     return confidence
 
 
-def test_json_prints_the_confidence_null_without_a_confidence_model(page_file, capsys):
+def test_json_prints_the_packaged_models_confidence_and_null_without_a_confidence_model(page_file, capsys):
     assert main(["extract", "--json", str(page_file)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert isinstance(printed["confidence"], float) and 0.0 <= printed["confidence"] <= 1.0
+    assert main(["extract", "--json", "--method", "paper", str(page_file)]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert "confidence" in printed and printed["confidence"] is None
 

@@ -60,7 +60,10 @@ def test_the_recipe_times_its_stages_and_extracts_the_same(method):
     timer = StageTimer()
     assert extract(page, config=config, timer=timer) == extract(page, config=config)
     expected = {
-        "svm": {"decode", "parse", "title", "segment", "locate", "page_type", "features", "classify", "denoise", "metadata", "language"},
+        "svm": {
+            "decode", "parse", "title", "segment", "locate", "page_type", "features", "classify", "denoise", "metadata", "confidence",
+            "language",
+        },
         "paper": {"decode", "parse", "title", "locate", "features", "classify", "denoise", "metadata", "language"},
         "blocks": {"decode", "parse", "title", "metadata", "method", "language"},
     }[method]
