@@ -1,13 +1,15 @@
 """How well ``confidence`` tells good extractions from bad ones, on sets it never saw.
 
     python benchmarks/confidence.py \\
-        --data ../shared/data/{wcxb_dev,tt_zh_dev,dragnet,gne_zh_dev,cwced_modern,cwced_cleaneval,readability,trafilatura}.jsonl.gz \\
-        build/weak/trafilatura.jsonl.gz [--split dev] [--out build/confidence.json]
+        --data ../shared/data/{wcxb_dev,tt_zh_dev,dragnet,gne_zh_dev,cwced_modern,cwced_cleaneval,cleaneval_zh,readability}.jsonl.gz \\
+        build/weak/trafilatura.jsonl.gz [--split dev] [--out build/confidence.json] [--rows build/confidence-rows.npz]
 
 First the held-out extractions: every page of the split is extracted by a model trained
 without its set (leave one set out, as benchmarks/quality.py's ``webclean-loso``:
 each site of ``tt_zh_dev`` left out alone; the judge split never trains), and scored
-against its gold (token F1). Each extraction's row of confidence.SIGNAL_NAMES is kept.
+against its gold (token F1; a page whose gold is snippets has none and is left out).
+Each extraction's row of confidence.SIGNAL_NAMES is kept (``--rows`` saves them, and
+reads them back on the next run).
 Then, for each set, a confidence model fitted on the rows of the other sets (as
 training fits it on held-out extractions) predicts the set's pages. Prints for each
 set of 100 pages or more and for all pages: the Spearman correlation of confidence
@@ -47,6 +49,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--data", nargs="+", required=True, help="dev sets, gzip JSON Lines")
     parser.add_argument("--split", choices=("dev", "judge"), default="dev", help="the pages scored (webclean/splits.py)")
     parser.add_argument("--out", type=Path, help="write each page's set, confidence and F1 as JSON")
+    parser.add_argument("--rows", type=Path, help="the held-out extractions' rows (NumPy archive): read if it exists, else written")
     return parser.parse_args(argv)
 
 
@@ -110,7 +113,13 @@ def _fmt(value: float | int | None) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     config = Config()
-    sets, rows, f1 = held_out_rows(args.data, args.split, config)
+    if args.rows and args.rows.exists():
+        saved = np.load(args.rows, allow_pickle=False)
+        sets, rows, f1 = saved["sets"].tolist(), saved["rows"], saved["f1"]
+    else:
+        sets, rows, f1 = held_out_rows(args.data, args.split, config)
+        if args.rows:
+            np.savez_compressed(args.rows, sets=np.asarray(sets), rows=rows, f1=f1)
     confidence = predicted(sets, rows, f1, config)
     names = np.asarray(sets)
     print(f"\n## confidence on held-out extractions ({args.split} split, leave one set out)\n")

@@ -233,7 +233,10 @@ def held_out_models(labelled: Sequence[LabelledPage], config: Config) -> dict[in
 
 def confidence_row(page: Page, model: Model, config: Config) -> tuple[np.ndarray, float] | None:
     """A held-out extraction of a training page: its row of confidence.SIGNAL_NAMES and
-    its token F1 against the gold; None for a page that fails before Step 1."""
+    its token F1 against the gold; None for a page whose gold is not its whole main text
+    (snippets: no token F1 to learn) and for a page that fails before Step 1."""
+    if not page.has_full_gold:
+        return None
     classified = classify_page(page.html, config, model, url=page.url)
     if isinstance(classified, Extraction):
         return None
