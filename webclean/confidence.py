@@ -35,9 +35,11 @@ SIGNAL_NAMES = (
     "margin_kept_share", "kept_link_share", "kept_prose_share", "partly_kept_share", "pass_kept_share",
     "pass_dropped_share", "posts_share", "valued_share", "value_mean", "value_spread", "value_kept_mean",
     "value_dropped_mean", "near_share", "near_kept_share", "block_level", "block_body", "thread", "block_score_share",
+    "block_counted_share",
     "page_chars", "page_lines", "page_link_share", "cjk_share", "title_found", "empty", "typed",
     *(f"type_{kind}" for kind in PAGE_TYPES),
 )  # fmt: skip
+_AT = {name: k for k, name in enumerate(SIGNAL_NAMES)}
 _CLASSIFIER_OUTCOMES = frozenset({KEPT, PARTLY_KEPT, DROPPED})
 
 
@@ -50,25 +52,27 @@ def confidence_signals(
     type_probabilities: np.ndarray | None,
     lines_settings: LinesConfig,
     settings: ConfidenceConfig,
+    theta: float,
 ) -> np.ndarray:
     """The row of SIGNAL_NAMES of one classified page: its block's ``units`` and the
     ``decisions`` on them (denoise), the page's ``lines``, its located ``block``
     (locate.Block, or None), its title and page type probabilities (or None);
-    ``lines_settings``: what a line of prose is."""
+    ``lines_settings``: what a line of prose is; ``theta``: the link ratio up to which a
+    line's text counts for Step 1 (locate.theta)."""
     row = np.zeros(len(SIGNAL_NAMES))
     page_chars = sum(line.length for line in lines)
-    row[24] = np.log1p(page_chars)
-    row[25] = np.log1p(len(lines))
-    row[26] = sum(line.length * line.link_ratio for line in lines) / max(page_chars, 1)
+    row[_AT["page_chars"]] = np.log1p(page_chars)
+    row[_AT["page_lines"]] = np.log1p(len(lines))
+    row[_AT["page_link_share"]] = sum(line.length * line.link_ratio for line in lines) / max(page_chars, 1)
     if type_probabilities is not None:
-        row[30] = 1.0
-        row[31 : 31 + len(PAGE_TYPES)] = type_probabilities
+        row[_AT["typed"]] = 1.0
+        row[_AT["type_article"] : _AT["type_article"] + len(PAGE_TYPES)] = type_probabilities
     text = "\n".join(decision.text for decision in decisions if decision.text)
-    row[29] = not text
+    row[_AT["empty"]] = not text
     sample = text[: settings.sample_chars]
-    row[27] = len(CJK_RE.findall(sample)) / max(len(sample), 1)
+    row[_AT["cjk_share"]] = len(CJK_RE.findall(sample)) / max(len(sample), 1)
     wanted = set(tokens(title))
-    row[28] = len(wanted & set(tokens(sample))) / len(wanted) if wanted else 0.0
+    row[_AT["title_found"]] = len(wanted & set(tokens(sample))) / len(wanted) if wanted else 0.0
     if block is None or not units:
         return row
     samples = [(unit, decision) for unit, decision in zip(units, decisions) if unit.is_sample]
@@ -76,38 +80,39 @@ def confidence_signals(
     block_chars = sum(unit.length for unit in units if not unit.region)
     kept_chars = sum(unit.length for unit, _ in kept)
     some = max(kept_chars, 1)
-    row[0] = np.log1p(len(samples))
-    row[1] = len(kept) / max(len(samples), 1)
-    row[2] = np.log1p(kept_chars)
-    row[3] = kept_chars / max(block_chars, 1)
-    row[4] = kept_chars / max(page_chars, 1)
-    row[5] = block_chars / max(page_chars, 1)
-    row[6] = sum(unit.length for unit, _ in kept if unit.region) / some
-    row[7] = sum(unit.length * unit.link_ratio for unit, _ in kept) / some
-    row[8] = sum(unit.length for unit, _ in kept if is_prose(unit.length, unit.link_ratio, lines_settings)) / some
-    row[9] = sum(unit.length for unit, decision in kept if decision.outcome == PARTLY_KEPT) / some
+    row[_AT["samples"]] = np.log1p(len(samples))
+    row[_AT["kept_samples_share"]] = len(kept) / max(len(samples), 1)
+    row[_AT["kept_chars"]] = np.log1p(kept_chars)
+    row[_AT["kept_share_block"]] = kept_chars / max(block_chars, 1)
+    row[_AT["kept_share_page"]] = kept_chars / max(page_chars, 1)
+    row[_AT["block_share_page"]] = block_chars / max(page_chars, 1)
+    row[_AT["margin_kept_share"]] = sum(unit.length for unit, _ in kept if unit.region) / some
+    row[_AT["kept_link_share"]] = sum(unit.length * unit.link_ratio for unit, _ in kept) / some
+    row[_AT["kept_prose_share"]] = sum(unit.length for unit, _ in kept if is_prose(unit.length, unit.link_ratio, lines_settings)) / some
+    row[_AT["partly_kept_share"]] = sum(unit.length for unit, decision in kept if decision.outcome == PARTLY_KEPT) / some
     decided = max(sum(unit.length for unit, _ in samples), 1)
     by_pass = [(unit, decision) for unit, decision in samples if decision.outcome not in _CLASSIFIER_OUTCOMES]
-    row[10] = sum(unit.length for unit, decision in by_pass if decision.text and decision.outcome != POST) / decided
-    row[11] = sum(unit.length for unit, decision in by_pass if not decision.text) / decided
-    row[12] = sum(unit.length for unit, decision in by_pass if decision.outcome == POST) / decided
+    row[_AT["pass_kept_share"]] = sum(unit.length for unit, decision in by_pass if decision.text and decision.outcome != POST) / decided
+    row[_AT["pass_dropped_share"]] = sum(unit.length for unit, decision in by_pass if not decision.text) / decided
+    row[_AT["posts_share"]] = sum(unit.length for unit, decision in by_pass if decision.outcome == POST) / decided
     valued = [(decision.value, bool(decision.text)) for _, decision in samples if decision.value is not None]
-    row[13] = len(valued) / max(len(samples), 1)
+    row[_AT["valued_share"]] = len(valued) / max(len(samples), 1)
     if valued:
         values = np.asarray([value for value, _ in valued])
         taken = np.asarray([flag for _, flag in valued])
         near = np.abs(values) < settings.near
-        row[14] = values.mean()
-        row[15] = values.std()
-        row[16] = values[taken].mean() if taken.any() else 0.0
-        row[17] = values[~taken].mean() if (~taken).any() else 0.0
-        row[18] = near.mean()
-        row[19] = near[taken].mean() if taken.any() else 0.0
+        row[_AT["value_mean"]] = values.mean()
+        row[_AT["value_spread"]] = values.std()
+        row[_AT["value_kept_mean"]] = values[taken].mean() if taken.any() else 0.0
+        row[_AT["value_dropped_mean"]] = values[~taken].mean() if (~taken).any() else 0.0
+        row[_AT["near_share"]] = near.mean()
+        row[_AT["near_kept_share"]] = near[taken].mean() if taken.any() else 0.0
     element = block.element
-    row[20] = np.log1p(sum(1 for _ in element.iterancestors()))
-    row[21] = element.tag in ("body", "html")
-    row[22] = bool(block.slots)
-    row[23] = block.score / max(page_chars, 1)
+    row[_AT["block_level"]] = np.log1p(sum(1 for _ in element.iterancestors()))
+    row[_AT["block_body"]] = element.tag in ("body", "html")
+    row[_AT["thread"]] = bool(block.slots)
+    row[_AT["block_score_share"]] = block.score / max(page_chars, 1)
+    row[_AT["block_counted_share"]] = block.score / max(sum(line.length for line in lines if line.link_ratio <= theta), 1)
     return row
 
 

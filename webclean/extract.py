@@ -138,7 +138,7 @@ def page_confidence_signals(page: ClassifiedPage, config: Config) -> np.ndarray:
     located = page.located
     return confidence_signals(
         located.units, page.decisions, located.lines or (), located.block, located.title, page.type_probabilities,
-        config.lines, config.confidence,
+        config.lines, config.confidence, config.locate.theta,
     )  # fmt: skip
 
 
