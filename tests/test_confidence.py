@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import replace
 
 import numpy as np
@@ -84,6 +85,14 @@ def test_training_fits_the_confidence_model_on_held_out_extractions():
     few, few_report = train(pages[:5], config, sources=["synthetic"])
     assert few.confidence is None and few_report.confidence_pages == 0
     assert extract(html, config=config, model=few).confidence is None
+
+
+def test_pages_of_one_site_train_no_confidence_model():
+    # One fold holds every page: no model is trained without it, so no page is held out.
+    pages = [dataclasses.replace(page, url=f"https://one.example/{page.id}") for page in synthetic_pages(range(12))]
+    config = small_config("svm", "confidence.min_pages=10", "confidence.trees=30")
+    model, report = train(pages, config, sources=["synthetic"])
+    assert model.confidence is None and report.confidence_pages == 0
 
 
 def test_a_method_without_lines_trains_no_confidence_model():

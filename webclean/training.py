@@ -259,7 +259,9 @@ def fit_held_out(found: Iterable[tuple[np.ndarray, float] | None], config: Confi
     """The confidence model of the held-out extractions ``found`` (confidence_row, in
     the pages' order), with their number; None where there are too few."""
     rows = [each for each in found if each is not None]
-    X = np.asarray([row for row, _ in rows]).reshape(len(rows), -1)
+    if not rows:  # no fold trained a model, or no page has a whole gold
+        return None
+    X = np.asarray([row for row, _ in rows])
     fitted = fit_confidence(X, np.asarray([score for _, score in rows]), config.confidence, config.classifier.random_state)
     return None if fitted is None else (fitted, len(rows))
 

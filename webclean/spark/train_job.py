@@ -373,6 +373,8 @@ def confidence_on_spark(
     """training.confidence_stage on a cluster: each fold's model fitted as the model is,
     the held-out extractions made and scored in executors, the trees fitted on the driver."""
     folds, quiet = config.confidence.folds, without_confidence(config)
+    if labelled.count() < config.confidence.min_pages:  # as train: too few pages to fold
+        return None
     models = {}
     for k in sorted(labelled.map(partial(_fold, folds=folds)).distinct().collect()):
         rest = labelled.filter(partial(_outside, fold=k, folds=folds))
