@@ -159,7 +159,7 @@ def train(
         model, report = train_labelled(labelled, config, sources=sources)
         if len(labelled) < config.confidence.min_pages:
             return model, report
-        confidence = confidence_stage(labelled, held_out_models(labelled, config), again(), config)
+        confidence = confidence_stage(labelled, confidence_fold_models(labelled, config), again(), config)
         report.confidence_pages = 0 if confidence is None else confidence[1]
         return with_metadata(replace(model, confidence=None if confidence is None else confidence[0]), report, sources), report
     if spec.train is None:
@@ -218,7 +218,7 @@ def without_confidence(config: Config) -> Config:
     return replace(config, confidence=replace(config.confidence, trees=0))
 
 
-def held_out_models(labelled: Sequence[LabelledPage], config: Config) -> dict[int, Model]:
+def confidence_fold_models(labelled: Sequence[LabelledPage], config: Config) -> dict[int, Model]:
     """For each fold of :func:`confidence_folds` that holds pages, the model trained on
     the pages of the other folds (without a confidence model of its own)."""
     fold = confidence_folds(labelled, config)
@@ -248,7 +248,7 @@ def confidence_stage(
 ) -> tuple[ConfidenceModel, int] | None:
     """The confidence model (confidence.py) of the training pages — ``labelled`` and
     ``pages``, the same pages in the same order — fitted on each page's extraction by
-    the model of ``models`` trained without its fold (:func:`held_out_models`), with the
+    the model of ``models`` trained without its fold (:func:`confidence_fold_models`), with the
     number of extractions it learned from; None where there are too few."""
     fold = confidence_folds(labelled, config)
     found = [confidence_row(page, models[k], config) if k in models else None for page, k in zip(pages, fold.tolist())]
