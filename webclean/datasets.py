@@ -17,6 +17,7 @@ what follows it, which no score counts as main content and training learns as no
 
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 import re
@@ -24,6 +25,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import fastjsonschema
 
 
 @dataclass(frozen=True)
@@ -89,74 +92,55 @@ class DataError(ValueError):
     JSON object, a page without its gold text, too few labelled units."""
 
 
-def _is_string(value: Any) -> bool:
-    return isinstance(value, str)
+_STRING = {"type": ["string", "null"], "description": "a string"}
+# The schema of a row, for training and evaluation alike (docs/output.md), in JSON
+# Schema: other fields are allowed and ignored, a field but ``html`` and ``text`` may be
+# null, and the items of a list or an object of strings may not. A page with peers may
+# leave out its gold text: its labels come from the peers' agreement. Each field's
+# ``description`` names its type in a rejection's reason.
+PAGE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "html": {"type": "string", "description": "a string"},
+        "text": {"description": "a string"},
+        **dict.fromkeys(("id", "source", "url", "lang", "gold_type", "page_type", "domain", "site"), _STRING),
+        "with": {"type": ["array", "null"], "items": {"type": "string"}, "description": "a list of strings"},
+        "without": {"type": ["array", "null"], "items": {"type": "string"}, "description": "a list of strings"},
+        "peers": {"type": ["object", "null"], "additionalProperties": {"type": "string"}, "description": "an object of strings"},
+    },
+    "required": ["html"],
+    "if": {"properties": {"peers": {"type": "object", "minProperties": 1}}, "required": ["peers"]},
+    "then": {"properties": {"text": {"type": ["string", "null"]}}},
+    "else": {"properties": {"text": {"type": "string"}}, "required": ["text"]},
+}
 
 
-def _is_strings(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(item, str) for item in value)
-
-
-def _is_string_map(value: Any) -> bool:
-    return isinstance(value, dict) and all(isinstance(item, str) for item in value.values())
-
-
-@dataclass(frozen=True)
-class FieldType:
-    """A field's type: its name in a rejection's reason, and the test of a JSON value."""
-
-    name: str
-    test: Callable[[Any], bool]
-
-
-STRING = FieldType("a string", _is_string)
-STRINGS = FieldType("a list of strings", _is_strings)
-STRING_MAP = FieldType("an object of strings", _is_string_map)
-
-
-@dataclass(frozen=True)
-class PageField:
-    name: str
-    type: FieldType
-    required: bool = False  # present and not null
-
-
-# The schema of a row, for training and evaluation alike (docs/output.md). Other fields
-# are allowed and ignored; the items of a list or an object of strings may not be null.
-PAGE_FIELDS = (
-    PageField("html", STRING, required=True),
-    PageField("text", STRING, required=True),  # may be left out by a page with peers
-    PageField("id", STRING),
-    PageField("source", STRING),
-    PageField("url", STRING),
-    PageField("lang", STRING),
-    PageField("gold_type", STRING),
-    PageField("with", STRINGS),
-    PageField("without", STRINGS),
-    PageField("peers", STRING_MAP),
-    PageField("page_type", STRING),
-    PageField("domain", STRING),
-    PageField("site", STRING),
-)
-# The fields a page with peers may leave out: its labels come from the peers' agreement.
-_WEAK_OPTIONAL = frozenset({"text"})
+@functools.cache
+def _validator() -> Callable[[Any], Any]:
+    return fastjsonschema.compile(PAGE_SCHEMA)
 
 
 def check_row(row: Any) -> str | None:
     """Why a parsed JSON line is no page with gold (``no text``, ``text is null``, ``text
-    is not a string``, ...), or None when it fits the schema."""
-    if not isinstance(row, dict):
-        return "not a JSON object"
-    weak = bool(row.get("peers"))
-    for column in PAGE_FIELDS:
-        value = row.get(column.name)
-        if value is None:
-            if column.required and not (weak and column.name in _WEAK_OPTIONAL):
-                return f"no {column.name}" if column.name not in row else f"{column.name} is null"
-            continue
-        if not column.type.test(value):
-            return f"{column.name} is not {column.type.name}"
+    is not a string``, ...), or None when it fits PAGE_SCHEMA."""
+    try:
+        _validator()(row)
+    except fastjsonschema.JsonSchemaValueException as exc:
+        return _reason(exc, row)
     return None
+
+
+def _reason(exc: fastjsonschema.JsonSchemaValueException, row: Any) -> str:
+    """The reason of a rejection in the words of the schema's fields."""
+    path = exc.path or ["data"]
+    if len(path) == 1:
+        if exc.rule == "required":
+            return f"no {next(name for name in exc.rule_definition if name not in row)}"
+        return "not a JSON object"
+    name = str(path[1])
+    if len(path) == 2 and exc.value is None:
+        return f"{name} is null"
+    return f"{name} is not {PAGE_SCHEMA['properties'][name]['description']}"
 
 
 def read_pages(paths: Iterable[str | Path]) -> Iterator[Page]:

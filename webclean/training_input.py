@@ -8,8 +8,8 @@ rejected, counted by its reason; the input fails (DataError, one line naming the
 rejected row as FILE:LINE) when more than its ``--max-rejected-share`` of the rows are
 rejected, and is read without them otherwise.
 
-Pure Python, over JSON's own types: pyarrow is only in the ``spark`` extra, and the
-library trains without it.
+The rows are checked by a JSON Schema validator (datasets.PAGE_SCHEMA), over JSON's own
+types: pyarrow is only in the ``spark`` extra, and the library trains without it.
 """
 
 from __future__ import annotations
