@@ -27,7 +27,7 @@ from webclean import segment as segment_module
 from webclean.cli import main
 from webclean.config import Config, LinesConfig, PageTypeConfig
 from webclean.extract import extract
-from webclean.page_type import _item_signals
+from webclean.page_type import _item_signals, element_census
 from webclean.parse import parse_html
 from webclean.segment import drop_hidden, segment
 
@@ -390,3 +390,40 @@ def test_item_runs_give_the_python_signals_of_any_tree(tree, levels, run_items):
     for _ in range(3):  # items alike, side by side
         body.append(copy.deepcopy(tree))
     _item_signals_both_ways(body, PageTypeConfig(item_levels=levels, run_items=run_items))
+
+
+# --- the page's elements (page_type.element_census) ------------------------------------
+
+
+def _census_both_ways(root: etree._Element) -> tuple[list[int], list[str]]:
+    compiled, python = both(element_census, root)
+    assert compiled == python
+    return python
+
+
+@needs_core
+def test_the_census_gives_the_python_counts_of_the_golden_and_fuzz_pages():
+    counted = 0
+    for path in [*GOLDEN, *FUZZ]:
+        counts, _ = _census_both_ways(parse_html(path.read_bytes()))
+        counted += sum(counts)
+    assert counted > 1000
+
+
+@needs_core
+def test_the_census_reads_the_subtree_of_its_root_and_every_itemtype_in_order():
+    root = html.fromstring(
+        "<html><body itemtype='https://schema.org/WebPage'><div itemtype='https://schema.org/Product'>"
+        "<!-- a comment --><p>x<a href='#'>y</a></p><pre>code</pre></div><p itemtype=''>z</p></body></html>"
+    )
+    counts, types = _census_both_ways(root)
+    assert types == ["https://schema.org/WebPage", "https://schema.org/Product", ""]
+    assert (counts[0], counts[1]) == (1, 2)  # a, p
+    assert _census_both_ways(root.find("body/div")) == ([1, 1, *[0] * 9, 1, *[0] * 11], ["https://schema.org/Product"])
+
+
+@needs_core
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_trees())
+def test_the_census_gives_the_python_counts_of_any_tree(tree):
+    _census_both_ways(tree)

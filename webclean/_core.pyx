@@ -11,7 +11,7 @@ only for the elements a result holds or a rule of the Python module is asked abo
 
 from cpython.unicode cimport Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE, PyUnicode_DecodeUTF8
 from libc.stdlib cimport free, realloc
-from libc.string cimport memcpy, strlen
+from libc.string cimport memcpy, strcmp, strlen
 from lxml.includes cimport tree
 from lxml.includes.etreepublic cimport (
     _Document,
@@ -562,3 +562,66 @@ def item_runs(list owners, list lengths, Py_ssize_t levels, Py_ssize_t run_items
             largest = max(largest, entry[0])
             covered = max(covered, entry[2])
     return runs, largest, covered
+
+
+# --- the page's elements (page_type.element_census) ------------------------------------
+
+
+cdef enum:
+    _NAME_SLOTS = 512  # a page's distinct tag names, each found once by its pointer
+
+
+def census(_Element root not None, tuple tags, bytes attribute not None):
+    """page_type.element_census over libxml2's nodes: how many elements of each of
+    ``tags`` the tree of ``root`` holds (root included), and the values of
+    ``attribute`` on its elements, in document order. libxml2 keeps one copy of each
+    tag name of a parsed page, so a name's place in ``tags`` is looked up by its
+    pointer once, and compared by its characters only on a miss."""
+    cdef list encoded = [tag.encode("utf-8") for tag in tags]
+    cdef Py_ssize_t n = len(encoded), i, slot, filled = 0
+    cdef list counts = [0] * n
+    cdef list values = []
+    cdef const_xmlChar* names[_NAME_SLOTS]
+    cdef Py_ssize_t places[_NAME_SLOTS]
+    cdef const_xmlChar* name
+    cdef const_xmlChar* wanted = <const_xmlChar*> attribute
+    cdef xmlNode* top = root._c_node
+    cdef xmlNode* node = top
+    for slot in range(_NAME_SLOTS):
+        names[slot] = NULL
+    while node is not NULL:
+        if node.type == tree.XML_ELEMENT_NODE:
+            name = node.name
+            slot = (<size_t> name >> 4) % _NAME_SLOTS
+            while names[slot] is not NULL and names[slot] != name:
+                slot = (slot + 1) % _NAME_SLOTS
+            if names[slot] is NULL:
+                i = _place(name, encoded, n)
+                if filled < _NAME_SLOTS // 2:  # half full at most: a probe always ends
+                    names[slot] = name
+                    places[slot] = i
+                    filled += 1
+            else:
+                i = places[slot]
+            if i >= 0:
+                counts[i] += 1
+            value = attributeValueFromNsName(node, NULL, wanted)
+            if value is not None:
+                values.append(value)
+            if node.children is not NULL:
+                node = node.children
+                continue
+        while node is not top and node.next is NULL:
+            node = node.parent
+        if node is top:
+            break
+        node = node.next
+    return counts, values
+
+
+cdef Py_ssize_t _place(const_xmlChar* name, list encoded, Py_ssize_t n):
+    cdef Py_ssize_t i
+    for i in range(n):
+        if strcmp(<const char*> name, <const char*> <bytes> encoded[i]) == 0:
+            return i
+    return -1

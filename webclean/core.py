@@ -8,7 +8,8 @@ compiles:
 
 - ``_core.segment``: segment.segment's walk, the page's lines;
 - ``_core.AttrMarks``: segment._attr_marks, what an element's class and id words name;
-- ``_core.item_runs``: the runs of repeated items of page_type._item_signals.
+- ``_core.item_runs``: the runs of repeated items of page_type._item_signals;
+- ``_core.census``: page_type.element_census, the page's counted tags and microdata types.
 
 The Python functions stay: they are the reference, and they run where the extension
 is not built (the library says so once, a logging warning) or where

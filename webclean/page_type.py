@@ -38,6 +38,7 @@ COUNTED_TAGS = (
     "a", "p", "li", "h1", "h2", "h3", "table", "tr", "form", "input", "textarea", "pre", "code",
     "img", "article", "time", "nav", "aside", "figure", "blockquote", "dl", "label", "video",
 )  # fmt: skip
+_PRE = COUNTED_TAGS.index("pre")
 # A price: a currency sign by a number.
 _PRICE = re.compile(r"[$€£¥₹]\s?\d|\d\s?[€元]")
 _PRICE_SIGNS = "$€£¥₹元"  # a text without any of them holds no price
@@ -66,20 +67,29 @@ def page_signals(root: etree._Element, html: str | bytes, url: str | None, lines
     which the parse drops with the scripts), its address and its lines (segment.py);
     ``config``: what a line of prose is (``lines``, line_features.is_prose) and what
     makes items and the CJK share (``page_type``)."""
-    counts = dict.fromkeys(COUNTED_TAGS, 0)
-    for element in root.iter(*COUNTED_TAGS):
-        counts[element.tag] += 1
-    row = [math.log1p(counts[tag]) for tag in COUNTED_TAGS]
+    counts, item_types = element_census(root)
+    row = [math.log1p(count) for count in counts]
     row += _line_signals(lines, config.lines, config.page_type.sample_chars)
     row += _item_signals(lines, config.page_type)
     chars = sum(line.length for line in lines) or 1
-    code = sum(len("".join(pre.itertext())) for pre in root.iter("pre"))
+    code = sum(len("".join(pre.itertext())) for pre in root.iter("pre")) if counts[_PRE] else 0
     text = "\n".join(line.text for line in lines)
     prices = len(_PRICE.findall(text)) if any(sign in text for sign in _PRICE_SIGNS) else 0
     row += [math.log1p(prices), min(1.0, code / chars)]
-    row += _declared(root, html)
+    row += _declared(html, item_types, root)
     row += _address(url)
     return np.asarray(row, dtype=np.float64)
+
+
+def element_census(root: etree._Element) -> tuple[list[int], list[str]]:
+    """How many elements of each of COUNTED_TAGS the tree of ``root`` holds (root
+    included), and the values of its ``itemtype`` attributes (microdata), in document order."""
+    if core.compiled is not None:  # one walk over libxml2's nodes (webclean/_core.pyx)
+        return core.compiled.census(root, COUNTED_TAGS, b"itemtype")
+    counts = dict.fromkeys(COUNTED_TAGS, 0)
+    for element in root.iter(*COUNTED_TAGS):
+        counts[element.tag] += 1
+    return [counts[tag] for tag in COUNTED_TAGS], [str(value) for value in root.xpath("descendant-or-self::*/@itemtype")]
 
 
 def _line_signals(lines: Sequence[Line], settings: LinesConfig, sample_chars: int) -> list[float]:
@@ -154,12 +164,13 @@ def _item_signals(lines: Sequence[Line], settings: PageTypeConfig) -> list[float
     return [math.log1p(len(runs)), math.log1p(largest), covered / total]
 
 
-def _declared(root: etree._Element, html: str | bytes) -> list[float]:
-    """How many of the page's declared types (JSON-LD, microdata ``itemtype``, Open
-    Graph ``og:type``) fall to each page type (vocabulary.DECLARED_TYPES), and to none."""
+def _declared(html: str | bytes, item_types: Sequence[str], root: etree._Element) -> list[float]:
+    """How many of the page's declared types (JSON-LD, microdata ``itemtype``: its
+    ``item_types``, Open Graph ``og:type``) fall to each page type
+    (vocabulary.DECLARED_TYPES), and to none."""
     declared = _ld_types(html)
     names = [name.lower() for name in declared]
-    names += [value.rstrip("/").rsplit("/", 1)[-1].lower() for value in root.xpath("//@itemtype")]
+    names += [value.rstrip("/").rsplit("/", 1)[-1].lower() for value in item_types]
     names += [kind.lower() for kind in meta_contents(root, "og:type")]
     found = dict.fromkeys((*PAGE_TYPES, None), 0)
     for name in names:
