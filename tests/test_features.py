@@ -78,28 +78,6 @@ def test_context_features_place_lines_around_the_prose():
     assert X[1, ends] > X[0, ends] == 0.0
 
 
-def test_a_chinese_paragraph_is_prose_as_an_english_one_of_the_same_content():
-    # 48 ideographs: under lines.long_line characters, but a paragraph of prose once
-    # each counts as lines.cjk_weight characters.
-    prose = "记者从市政府获悉，新建的城市图书馆将于下月正式对外开放，预计每天可接待读者三千人次左右。"
-    page = html.document_fromstring(
-        f"<html><body><div><h1>城市图书馆下月开放</h1><p>{prose}</p><p>{prose}</p><p>相关新闻</p></div></body></html>"
-    )
-    _, units = locate_units(page, Config(method="svm"))
-    assert [u.span for u in units] == [-1, 0, 0, 1]
-    _, alike = locate_units(page, Config(method="svm").with_overrides(["lines.cjk_weight=1.0"]))
-    assert [u.span for u in alike] == [0, 0, 0, 0]  # no line of prose: the whole block is the text's span
-
-
-def test_script_lengths_weigh_ideographs_only():
-    from webclean.line_features import script_lengths
-
-    texts = ["plain ASCII text", "café au lait", "图书馆 opens", "ひらがな"]
-    lengths = [14, 10, 8, 4]
-    assert script_lengths(texts, lengths, 2.5) == [14, 10, 8 + 1.5 * 3, 4]
-    assert script_lengths(texts, lengths, 1.0) == lengths
-
-
 def test_the_svm_reads_the_stopword_density_last():
     from webclean.config import Config
     from webclean.extract import locate_units

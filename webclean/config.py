@@ -120,15 +120,11 @@ class LinesConfig:
     passed_max_share: float = 0.5
     story_paragraph_chars: int = 200  # a paragraph longer than this is prose: a box holding one holds the story
     related_name_chars: int = 30  # a line naming a box of related stories is at most this long
-    # A CJK ideograph counts as this many characters where a line's length meets a
-    # threshold above (prose, the text's box, link runs, a thread's posts).
-    cjk_weight: float = 2.5
 
     def validate(self) -> None:
         for name in ("all_link", "prose_link_ratio", "core_share", "passed_max_share"):
             _check_range(f"lines.{name}", getattr(self, name), 0.0, 1.0)
         _check_range("lines.window", self.window, 1, 100)
-        _check_range("lines.cjk_weight", self.cjk_weight, 1.0, 10.0)
         for name in ("long_line", "core_prose_chars", "repeat_chars", "story_paragraph_chars", "related_name_chars"):
             _check_range(f"lines.{name}", getattr(self, name), 0, 10**7)
 

@@ -17,7 +17,7 @@ from lxml import etree
 from webclean.config import LinesConfig
 from webclean.lexicon import NoiseLexicon
 from webclean.segment import ANCESTOR_GROUPS, CELLS, IN_RELATED, LIST_ITEMS, RELATED_NAME, REVIEWS_BIT, Line, related_boxes
-from webclean.text import CJK_RE, code_text, normalise_space, text_length
+from webclean.text import code_text, normalise_space, text_length
 from webclean.tokenize import ends_sentence, marks_of, sentence_ends
 from webclean.units import Unit, units_from_columns
 
@@ -239,22 +239,11 @@ def _unit_columns(units: Sequence[Unit]) -> np.ndarray:
 _LINES = LinesConfig()
 
 
-def is_prose(length: float, link_ratio: float, settings: LinesConfig = _LINES) -> bool:
+def is_prose(length: int, link_ratio: float, settings: LinesConfig = _LINES) -> bool:
     """Whether a line of this length (non-space characters) and link ratio is a paragraph
     of prose: ``settings.long_line`` characters at least, a link ratio of at most
     ``prose_link_ratio``. The content of a block lies between its first and its last such line."""
     return length >= settings.long_line and link_ratio <= settings.prose_link_ratio
-
-
-def script_lengths(texts: Sequence[str], lengths: Sequence[int], cjk_weight: float = _LINES.cjk_weight) -> list[float]:
-    """Each line's length in a unit alike across scripts, as the thresholds of lines.*
-    read it: a CJK ideograph says about as much as ``cjk_weight`` Latin letters
-    (lines.cjk_weight), so that a Chinese paragraph is prose as an English one of the
-    same content is."""
-    if cjk_weight == 1.0:
-        return list(map(float, lengths))
-    extra = cjk_weight - 1.0
-    return [length if text.isascii() else length + extra * len(CJK_RE.findall(text)) for text, length in zip(texts, lengths)]
 
 
 def line_units(
@@ -278,8 +267,7 @@ def line_units(
         return []
     texts, owners, kinds, ratios, noise, content, groups, lengths, levels, furniture, _ = zip(*lines)
     logs = [math.log1p(length) for length in lengths]
-    measured = script_lengths(texts, lengths, settings.cjk_weight)
-    long_lines = [m for m in range(n) if is_prose(measured[m], ratios[m], settings)]
+    long_lines = [m for m in range(n) if is_prose(lengths[m], ratios[m], settings)]
     first, last = (long_lines[0], long_lines[-1]) if long_lines else (0, n - 1)
     depths = _depths(levels, block)
     main_depth = _main_depth(depths, lengths, ratios, settings.prose_link_ratio)
@@ -302,21 +290,21 @@ def line_units(
         span=[-1] * first + [0] * (last - first + 1) + [1] * (n - 1 - last),
         window_length=windows,
         region=repeat(region, n),
-        post=repeat(0, n) if posts is None else _thread_posts(owners, measured, long_lines, *posts),
+        post=repeat(0, n) if posts is None else _thread_posts(owners, lengths, long_lines, *posts),
         groups=groups,
         furniture=furniture,
         related=related_boxes(lines, settings.related_name_chars),
         copy=repeats(texts, owners, lengths, settings.repeat_chars),
         code=_code(owners, texts),
         past_core=(
-            repeat(False, n) if region or block is None or posts is not None else _past_core(owners, measured, long_lines, settings)
+            repeat(False, n) if region or block is None or posts is not None else _past_core(owners, lengths, long_lines, settings)
         ),
-        link_run=link_runs(kinds, measured, settings.long_line),
+        link_run=link_runs(kinds, lengths, settings.long_line),
         section_text=section_text(kinds, lengths, ratios),
     )
 
 
-def link_runs(kinds: Sequence[str], lengths: Sequence[float], long_line: int = _LINES.long_line) -> list[int]:
+def link_runs(kinds: Sequence[str], lengths: Sequence[int], long_line: int = _LINES.long_line) -> list[int]:
     """Unit.link_run of each line: the length of the run of all-link lines shorter than
     ``long_line`` (lines.long_line) that it is one of, 0 for any other line."""
     column = [0] * len(kinds)
@@ -352,7 +340,7 @@ _PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "ul", "ol", "dl"})
 
 
 def _past_core(
-    owners: Sequence[etree._Element], lengths: Sequence[float], prose: Sequence[int], settings: LinesConfig
+    owners: Sequence[etree._Element], lengths: Sequence[int], prose: Sequence[int], settings: LinesConfig
 ) -> list[bool]:
     """Unit.past_core of each line of the block: whether it lies after the box that
     holds most of the block's prose, outside it."""
@@ -369,7 +357,7 @@ def _past_core(
     # Each line of prose counts for the innermost element of the chain around it; an
     # element of the chain holds what counts for it and for those inside it.
     innermost = [0] * len(prose)
-    counted = [0.0] * len(around)
+    counted = [0] * len(around)
     for i, m in enumerate(prose):
         k = place.get(owners[m])
         if k is None:
@@ -465,7 +453,7 @@ def _in_passage(texts: Sequence[str], k: int, m: int) -> bool:
 
 def _thread_posts(
     owners: Sequence[etree._Element],
-    lengths: Sequence[float],
+    lengths: Sequence[int],
     prose: Sequence[int],
     texts: set[etree._Element],
     records: set[etree._Element],
