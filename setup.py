@@ -26,6 +26,7 @@ def extensions() -> list[Extension]:
     core = Extension(
         "webclean._core",
         ["webclean/_core.pyx"],
+        depends=["webclean/_core_page.pxi"],  # included by _core.pyx
         include_dirs=lxml.get_include(),  # lxml's public C API and libxml2's headers
         optional=True,  # a failed compile is a warning (setuptools' build_ext), not a failed install
     )
