@@ -59,6 +59,29 @@ def test_chunks_and_threads_share_no_state(monkeypatch):
                 np.testing.assert_array_equal(got, expected)
 
 
+def test_the_kernel_runs_one_blas_thread_whatever_the_caller_set(monkeypatch):
+    # A caller of the library (not the CLI, not the Spark job's environment) may run
+    # NumPy's BLAS on every core: the kernel's small products must still run on one
+    # thread, and the caller's count must be back after the call.
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    def blas_threads():
+        return [info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"]
+
+    if not blas_threads():
+        pytest.skip("NumPy loaded no BLAS library that threadpoolctl knows")
+    X, y = _data(n=80)
+    svm = TagClassifier(folds=3, c_grid=(10.0,), gamma_grid=(1.0,)).fit(X, y).params_
+    seen = []
+    kernel = SVMParams._kernel
+    monkeypatch.setattr(SVMParams, "_kernel", lambda self, Z: seen.append(blas_threads()) or kernel(self, Z))
+    with threadpool_limits(limits=3, user_api="blas"):
+        svm.decision_function(X)
+        after = blas_threads()
+    assert seen and all(counts == [1] * len(counts) for counts in seen)
+    assert after == [3] * len(after)
+
+
 def test_deterministic_for_a_fixed_seed():
     X, y = _data()
     a = TagClassifier(folds=3, c_grid=(1.0, 10.0), gamma_grid=(0.1, 1.0), random_state=3).fit(X, y)

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any, Protocol
 
 import numpy as np
@@ -61,10 +62,11 @@ class SVMParams:
         # In chunks: a page of 200,000 tags must not build a kernel matrix of gigabytes,
         # and the page's time limit can interrupt between chunks.
         out = np.empty(len(Z))
-        for i in range(0, len(Z), _CHUNK):
-            out[i : i + _CHUNK] = self._kernel(Z[i : i + _CHUNK]) @ self._dual_coef32
-            if self.trees is not None:
-                out[i : i + _CHUNK] += self.tree_weight * self.trees.decision_function(X[i : i + _CHUNK])
+        with one_blas_thread():
+            for i in range(0, len(Z), _CHUNK):
+                out[i : i + _CHUNK] = self._kernel(Z[i : i + _CHUNK]) @ self._dual_coef32
+                if self.trees is not None:
+                    out[i : i + _CHUNK] += self.tree_weight * self.trees.decision_function(X[i : i + _CHUNK])
         out += self.intercept
         return out
 
@@ -392,6 +394,25 @@ def fit_trees(
 
 
 _WORKSPACES = threading.local()
+
+
+def one_blas_thread() -> AbstractContextManager[Any]:
+    """A context in which the BLAS libraries that NumPy loaded run one thread, whatever
+    the caller's environment says (OPENBLAS_NUM_THREADS, the machine's cores); on exit
+    they run as many as before.
+
+    The kernel is a product of a few hundred rows by a few dozen columns a chunk: a
+    second thread only waits for the first, and spins while it waits, so that two
+    threads took 2.5 times the CPU of one per page (and much more on a busy machine).
+    Setting the count costs microseconds; finding the libraries is done once."""
+    return _blas_libraries().limit(limits=1)
+
+
+@cache
+def _blas_libraries() -> Any:
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController().select(user_api="blas")
 
 
 def _workspace(rows: int, columns: int) -> np.ndarray:
