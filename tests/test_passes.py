@@ -6,11 +6,11 @@ import pytest
 from scripted import LONG, PARAGRAPH, ValuesByText, line_unit
 
 from webclean.config import DenoiseConfig, ItemsConfig, LinesConfig
-from webclean.denoise import KEPT, denoise
+from webclean.denoise import denoise
 from webclean.features import FEATURE_SETS, FEATURE_WIDTHS
 from webclean.line_features import line_units, link_runs, section_text
 from webclean.parse import parse_html
-from webclean.passes import CODE, FURNITURE, ITEM, PASSES, REPEAT, check_passes, code_lines, comment_boxes, copies, items, teaser_heads
+from webclean.passes import FURNITURE, ITEM, PASSES, REPEAT, check_passes, comment_boxes, copies, items, teaser_heads
 from webclean.registry import classifier_spec
 from webclean.segment import GROUP_BIT, segment
 
@@ -29,7 +29,7 @@ def NO_STORY() -> bool:
 
 
 def test_method_svm_runs_the_four_passes_and_paper_none():
-    assert classifier_spec("svm").passes == PASSES == ("repeats", "code", "furniture", "comments", "items")
+    assert classifier_spec("svm").passes == PASSES == ("repeats", "furniture", "comments", "items")
     assert classifier_spec("paper").passes == ()
 
 
@@ -87,36 +87,6 @@ def test_furniture_drops_the_kept_lines_of_a_footer_whatever_kept_them():
     assert [d.text for d in before] == [LONG, about, ""]
     # The line the classifier kept is the pass's; the one it dropped stays its own.
     assert [(d.text, d.outcome) for d in decisions] == [(LONG, "kept"), ("", FURNITURE), ("", "dropped")]
-
-
-def test_code_keeps_a_pre_inside_the_text_that_the_classifier_dropped():
-    code = 'services:\n  web:\n    ports:\n      - "8000:8000"'
-    line = 'services: web: ports: - "8000:8000"'
-    units = [
-        line_unit(LONG),
-        line_unit(line, "text")._replace(code=code),
-        line_unit(PARAGRAPH),
-        line_unit("npm install", "text")._replace(code="npm install", span=1),
-        line_unit("Home Docs Blog", "text")._replace(code="Home\nDocs\nBlog", region=-1),
-        line_unit("Docs", "link")._replace(code="Docs"),
-        line_unit("Quote", "text")._replace(code="Quote", post=-1),
-    ]
-    kept = [LONG, None, PARAGRAPH, None, None, None, None]
-    # Between the text's paragraphs only: not after them, not in the margin, not a
-    # <pre> of links, not a thread's panel.
-    assert code_lines(units, kept, SETTINGS.code_link_ratio) == [False, True, False, False, False, False, False]
-    scripted = ValuesByText({LONG: 2.0, line: -1.5, PARAGRAPH: 2.0})
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(FEATURE_SETS, "scripted", scripted.rows)
-        patch.setitem(FEATURE_WIDTHS, "scripted", 1)
-        decisions = denoise(units[:3], None, scripted, SETTINGS, "scripted", ("code", "furniture"))
-        # The furniture's lines stay out, code or not.
-        in_footer = denoise(
-            [units[0], units[1]._replace(furniture=True), units[2]], None, scripted, SETTINGS, "scripted", ("code", "furniture")
-        )
-    # The code is given as the page sets it out, line breaks and indents kept.
-    assert [(d.text, d.outcome) for d in decisions] == [(LONG, KEPT), (code, CODE), (PARAGRAPH, KEPT)]
-    assert [d.text for d in in_footer] == [LONG, "", PARAGRAPH]
 
 
 def test_a_code_sample_between_the_paragraphs_of_a_manual_is_extracted_as_set_out():
@@ -242,7 +212,7 @@ def test_a_forums_page_keeps_its_comment_boxes_and_a_corpus_may_ask_for_them(mon
     extract(page, "https://news.example.org/which-tent", model=untyped)
     extract(page, config=Config().with_overrides(["denoise.comments=true"]), model=untyped)
     assert ["comments" in passes for passes in used] == [False, True, False]
-    assert all(set(passes) >= {"repeats", "code", "furniture"} for passes in used)
+    assert all(set(passes) >= {"repeats", "furniture", "items"} for passes in used)
     # With one, the page's type does.
     used.clear()
     types = [extract(page, url).page_type for url in ("https://forum.example.org/t/which-tent/42", "https://news.example.org/which-tent")]

@@ -191,9 +191,6 @@ class DenoiseConfig:
     # The pass ``comments`` drops a comment box's lines only where the page keeps this
     # many characters outside such boxes (or some, and a box to write a comment in).
     article_chars: int = 500
-    # The pass ``code`` keeps a <pre>'s lines of at most this share of link text: a
-    # <pre> of links is a menu.
-    code_link_ratio: float = 0.5
     # Method svm: a line is content where its decision value is above this (the
     # classifier's own boundary is 0).
     threshold: float = 0.0
@@ -201,7 +198,6 @@ class DenoiseConfig:
     def validate(self) -> None:
         _check_range("denoise.beta", self.beta, 1, 10**6)
         _check_range("denoise.article_chars", self.article_chars, 0, 10**7)
-        _check_range("denoise.code_link_ratio", self.code_link_ratio, 0.0, 1.0)
         _check_range("denoise.threshold", self.threshold, -10.0, 10.0)
 
 

@@ -23,14 +23,12 @@ from webclean.config import DenoiseConfig, ItemsConfig, LinesConfig
 from webclean.features import FEATURE_SETS, feature_matrix
 from webclean.lexicon import NoiseLexicon
 from webclean.passes import (
-    CODE,
     COMMENT,
     COMMENT_BOXES,
     FURNITURE,
     ITEM,
     REPEAT,
     check_passes,
-    code_lines,
     comment_boxes,
     copies,
     items,
@@ -109,8 +107,6 @@ def denoise(
     by_pass: list[str | None] = [None] * len(units)
     if "repeats" in passes:
         kept, by_pass = _drop(kept, by_pass, copies(units, kept), REPEAT)
-    if "code" in passes:
-        kept, by_pass = _keep(units, kept, by_pass, code_lines(units, kept, settings.code_link_ratio), CODE)
     if "furniture" in passes:
         kept, by_pass = _drop(kept, by_pass, [unit.furniture and text is not None for unit, text in zip(units, kept)], FURNITURE)
     if "comments" in passes:

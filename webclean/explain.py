@@ -15,14 +15,14 @@ from webclean.config import Config
 from webclean.denoise import AS_IS, DROPPED, KEPT, PARTLY_KEPT, POST, POST_REST
 from webclean.extract import check_model, classify_page, extract, oversized, within_limits
 from webclean.model import Model, default_model
-from webclean.passes import CODE, COMMENT, FURNITURE, ITEM, REPEAT
+from webclean.passes import COMMENT, FURNITURE, ITEM, REPEAT
 from webclean.registry import method
 from webclean.result import Extraction, Status
 from webclean.text import text_length
 
 # The outcomes of a unit (webclean/denoise.py, webclean/passes.py), named here too for the callers of explain.
 __all__ = [
-    "AS_IS", "CODE", "COMMENT", "DROPPED", "FURNITURE", "ITEM", "KEPT", "PARTLY_KEPT", "POST", "POST_REST", "REPEAT", "Explanation",
+    "AS_IS", "COMMENT", "DROPPED", "FURNITURE", "ITEM", "KEPT", "PARTLY_KEPT", "POST", "POST_REST", "REPEAT", "Explanation",
     "UnitReport", "explain",
 ]  # fmt: skip
 
@@ -38,7 +38,7 @@ class UnitReport:
     length: int  # characters other than white space
     link_ratio: float
     decision: float | None  # the classifier's value for the whole unit; None where not classified
-    outcome: str  # KEPT, PARTLY_KEPT, DROPPED, POST, POST_REST, REPEAT, CODE, FURNITURE, COMMENT, ITEM or AS_IS
+    outcome: str  # KEPT, PARTLY_KEPT, DROPPED, POST, POST_REST, REPEAT, FURNITURE, COMMENT, ITEM or AS_IS
     kept: str  # what the extraction keeps of it ("" when nothing)
 
 

@@ -2,13 +2,12 @@
 
 The classifier decides each line from its features, among them everything the page's
 structure says of it (line_features.RICH_FEATURE_NAMES: its boxes, a related box, a
-run of links, the section it heads, the box of the text it lies past); four things the
-structure decides alone, whatever the classifier says, as no line's text can say them:
+run of links, the section it heads, the box of the text it lies past, a ``<pre>``
+around it); four things the structure decides alone, whatever the classifier says,
+as no line's text can say them:
 
 - ``repeats``: a kept line that copies a kept line before it, in a passage shown again
   in a box of another kind (Unit.copy), goes: the layout shows the text twice;
-- ``code``: a line of a ``<pre>`` between the text's first and last paragraphs
-  (Unit.code) is kept: code reads to the classifier as nothing it knows;
 - ``furniture``: a line of the page's footer, navigation, banner or asides
   (Unit.furniture) goes;
 - ``comments``: a line of a box named for the readers' comments or a shop's reviews
@@ -32,7 +31,6 @@ from webclean.segment import GROUP_BIT, REVIEWS_BIT
 from webclean.units import Unit
 
 REPEAT = "repeat"  # a kept line that copies a kept line before it, shown again by the layout (repeats)
-CODE = "code"  # a line of a <pre> inside the text (Unit.code), kept whatever the classifier said (code_lines)
 FURNITURE = "furniture"  # a line of the page's footer, navigation, banner or asides (Unit.furniture), dropped
 COMMENT = "comment"  # a kept line of the readers' comments under an article, dropped (comment_boxes)
 ITEM = "item"  # a line of a page of items, kept with the whole block (items)
@@ -41,7 +39,7 @@ ITEM = "item"  # a line of a page of items, kept with the whole block (items)
 _LINES = LinesConfig()
 
 # The passes, in the order they run.
-PASSES = ("repeats", "code", "furniture", "comments", "items")
+PASSES = ("repeats", "furniture", "comments", "items")
 
 # The boxes of comment_boxes: the readers' comments, and the buyers' reviews of a shop's
 # page (segment.REVIEWS_BIT).
@@ -58,23 +56,6 @@ def check_passes(passes: Sequence[str]) -> None:
 def copies(units: Sequence[Unit], kept: Sequence[str | None]) -> list[bool]:
     """Which units are kept copies of a kept line before them (the ``repeats`` pass)."""
     return [bool(text) and unit.copy > 0 and bool(kept[i - unit.copy]) for i, (unit, text) in enumerate(zip(units, kept))]
-
-
-def code_lines(units: Sequence[Unit], kept: Sequence[str | None], link_ratio: float) -> list[bool]:
-    """Which lines to keep because they are code inside the text (the ``code`` pass).
-
-    A manual's or a post's code sample, a console's session, a configuration file:
-    the lines of a ``<pre>`` (Unit.code) read to the classifier as nothing it knows,
-    short, without sentences, and it drops them. Inside the located block, between
-    the text's first and last paragraphs (Unit.span), such a line belongs to the text
-    around it and is kept; a thread's panels stay out, and so does a ``<pre>`` of
-    links (more than ``link_ratio`` of its text: a menu).
-    """
-    return [
-        bool(unit.code) and not kept[i] and unit.region == 0 and unit.span == 0 and unit.post >= 0
-        and unit.link_ratio <= link_ratio
-        for i, unit in enumerate(units)
-    ]  # fmt: skip
 
 
 def comment_boxes(

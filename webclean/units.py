@@ -59,8 +59,7 @@ class Unit(NamedTuple):
     copy: int = 0
     # For a line of a <pre> (code, a console's session, a file's lines), its text as the
     # page sets it out, line breaks and indents kept (text.code_text); "" for any other
-    # line. A feature, and the pass "code" keeps such a line inside the text whatever the
-    # classifier says, and the page's text shows it so.
+    # line. A feature (line_features: is_code), and the page's text shows a kept line so.
     code: str = ""
     # After the box that holds most of the located block's prose, outside it
     # (lines.core_share; False in the margins and in a thread's block). A
