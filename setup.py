@@ -26,8 +26,12 @@ def extensions() -> list[Extension]:
     core = Extension(
         "webclean._core",
         ["webclean/_core.pyx"],
-        depends=["webclean/_core_page.pxi"],  # included by _core.pyx
+        # included by _core.pyx, the other two by _core_page.pxi
+        depends=["webclean/_core_page.pxi", "webclean/_core_sums.pxi", "webclean/_core_trees.pxi"],
         include_dirs=lxml.get_include(),  # lxml's public C API and libxml2's headers
+        # Each product and sum rounded on its own, as Python rounds them: a fused
+        # multiply-add would change the last bit of a sum the Python path makes.
+        extra_compile_args=[] if sys.platform == "win32" else ["-ffp-contract=off"],
         optional=True,  # a failed compile is a warning (setuptools' build_ext), not a failed install
     )
     compiled = cythonize([core], compiler_directives={"language_level": "3"}, quiet=True)

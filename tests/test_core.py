@@ -12,10 +12,12 @@ import copy
 import os
 import subprocess
 import sys
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -26,10 +28,13 @@ from webclean import core
 from webclean import segment as segment_module
 from webclean.cli import main
 from webclean.config import Config, LinesConfig, PageTypeConfig
-from webclean.extract import extract
-from webclean.page_type import _item_signals, element_census
+from webclean.extract import ClassifiedPage, classify_page, extract, page_confidence_signals
+from webclean.model import default_model
+from webclean.page_type import _PRICE, LineTotals, _ld_types, element_census, item_runs, line_totals
 from webclean.parse import parse_html
-from webclean.segment import drop_hidden, segment
+from webclean.segment import Line, drop_hidden, segment
+from webclean.text import CJK_IDEOGRAPH_RANGES, CJK_RE
+from webclean.tokenize import half_width, nfkc
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = sorted((REPO / "tests" / "golden").glob("*/source.html"))
@@ -367,19 +372,34 @@ def test_without_the_extension_the_library_says_so_once_and_runs_python():
     assert result.stderr.count("compiled core is not available") == 1
 
 
-def _item_signals_both_ways(body: etree._Element, settings: PageTypeConfig | None = None) -> None:
+# --- the page type's signals (page_type.py) and the confidence's (confidence.py) --------
+
+_PRICES = st.text(alphabet="$€£¥₹元0٣ \u3000\n.x", max_size=12)
+
+
+def _item_runs_both_ways(body: etree._Element, settings: PageTypeConfig | None = None) -> None:
     lines = segment(body)
-    compiled, python = both(_item_signals, lines, settings or PageTypeConfig())
+    compiled, python = both(item_runs, lines, settings or PageTypeConfig())
     assert compiled == python
 
 
+def _line_totals_both_ways(lines: list[Line], settings: LinesConfig | None = None, sample_chars: int = 40) -> LineTotals:
+    compiled, python = both(line_totals, lines, settings or LinesConfig(), sample_chars)
+    assert compiled == python
+    return python
+
+
 @needs_core
-def test_item_runs_give_the_python_signals_of_the_golden_and_fuzz_pages():
+def test_the_page_type_sums_give_the_python_signals_of_the_golden_and_fuzz_pages():
     wider = PageTypeConfig(item_levels=5, run_items=2)
     for path in [*GOLDEN, *FUZZ]:
         body = _page_body(path.read_bytes())
-        _item_signals_both_ways(body)
-        _item_signals_both_ways(body, wider)
+        _item_runs_both_ways(body)
+        _item_runs_both_ways(body, wider)
+        _line_totals_both_ways(segment(body))
+        _line_totals_both_ways(segment(body), LinesConfig(long_line=20, prose_link_ratio=0.6), sample_chars=3)
+        compiled, python = both(_ld_types, path.read_bytes())
+        assert compiled == python
 
 
 @needs_core
@@ -389,13 +409,76 @@ def test_item_runs_give_the_python_signals_of_any_tree(tree, levels, run_items):
     body = etree.Element("body")
     for _ in range(3):  # items alike, side by side
         body.append(copy.deepcopy(tree))
-    _item_signals_both_ways(body, PageTypeConfig(item_levels=levels, run_items=run_items))
+    _item_runs_both_ways(body, PageTypeConfig(item_levels=levels, run_items=run_items))
+
+
+@needs_core
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PRICES, max_size=8), st.integers(0, 5))
+def test_the_line_totals_count_the_prices_and_cjk_of_any_lines(texts, sample_chars):
+    lines = [Line(text, etree.Element("p"), "p", 0.5, False, False, 0, len(text), 1, False) for text in texts]
+    totals = _line_totals_both_ways(lines, sample_chars=sample_chars)
+    assert totals.prices == len(_PRICE.findall("\n".join(texts)))
+
+
+def test_the_line_totals_count_prices_as_the_pattern_finds_them_across_lines():
+    def prices(*texts: str) -> int:
+        lines = [Line(text, etree.Element("p"), "p", 0.0, False, False, 0, len(text), 1, False) for text in texts]
+        return _line_totals_both_ways(lines).prices
+
+    assert prices("Price $ 5 and 7 元", "no sign here") == 2
+    assert prices("a long line that ends on $", "5 dollars") == 1  # the line break is the pattern's \s
+    assert prices("5€5€") == 2 and prices("€5€") == 1  # leftmost, never overlapping
+    assert prices("x", "$", "5", "ab") == 1
+
+
+@needs_core
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=60), st.lists(st.sampled_from([b'"@type"', b'"@type": "NewsArticle"', b'"@type":["Product"]']), max_size=3))
+def test_the_declared_types_are_found_in_any_bytes(noise, pieces):
+    data = noise.join(pieces) if pieces else noise
+    compiled, python = both(_ld_types, data)
+    assert compiled == python
+    assert _core.occurrences(data, b'"@type"', 1) == [i for i in range(len(data)) if data.startswith(b'"@type"', i)]
+
+
+@needs_core
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab中文\u3400\u4dbf\u9fff\uf900ＡＢ！～\uff00\uff5f\u3000 é\u0301", max_size=20))
+def test_the_texts_are_counted_and_made_half_width_as_python_does(text):
+    assert _core.count_in(text, CJK_IDEOGRAPH_RANGES) == len(CJK_RE.findall(text))
+    compiled, python = both(half_width, text)
+    assert compiled == python
+    assert both(nfkc, text) == (unicodedata.normalize("NFKC", text),) * 2
+
+
+@needs_core
+def test_the_confidence_signals_are_the_python_signals_of_the_golden_pages():
+    config, model = Config(), default_model("svm")
+    for path in GOLDEN:
+        page = classify_page(path.read_bytes(), config, model, url="https://example.org/a/page.html")
+        if isinstance(page, ClassifiedPage):
+            compiled, python = both(page_confidence_signals, page, config)
+            assert np.array_equal(compiled, python)
+
+
+@needs_core
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**16), st.integers(1, 5), st.booleans())
+def test_the_compiled_trees_reach_the_python_leaves(seed, rows, nan):
+    rng = np.random.default_rng(seed)
+    for trees in (default_model("svm").page_types._joined[0], default_model("svm").confidence.trees):
+        X = rng.normal(size=(rows, trees.width)) * 3
+        if nan:
+            X[rng.random(X.shape) < 0.2] = np.nan
+        compiled, python = both(trees.leaf_values, X)
+        assert np.array_equal(compiled, python)
 
 
 # --- the page's elements (page_type.element_census) ------------------------------------
 
 
-def _census_both_ways(root: etree._Element) -> tuple[list[int], list[str]]:
+def _census_both_ways(root: etree._Element) -> tuple[list[int], list[str], list[etree._Element]]:
     compiled, python = both(element_census, root)
     assert compiled == python
     return python
@@ -405,21 +488,24 @@ def _census_both_ways(root: etree._Element) -> tuple[list[int], list[str]]:
 def test_the_census_gives_the_python_counts_of_the_golden_and_fuzz_pages():
     counted = 0
     for path in [*GOLDEN, *FUZZ]:
-        counts, _ = _census_both_ways(parse_html(path.read_bytes()))
+        counts, _, _ = _census_both_ways(parse_html(path.read_bytes()))
         counted += sum(counts)
     assert counted > 1000
 
 
 @needs_core
-def test_the_census_reads_the_subtree_of_its_root_and_every_itemtype_in_order():
+def test_the_census_reads_the_subtree_of_its_root_and_every_itemtype_and_meta_in_order():
     root = html.fromstring(
-        "<html><body itemtype='https://schema.org/WebPage'><div itemtype='https://schema.org/Product'>"
-        "<!-- a comment --><p>x<a href='#'>y</a></p><pre>code</pre></div><p itemtype=''>z</p></body></html>"
+        "<html><head><meta property='og:type' content='article'></head><body itemtype='https://schema.org/WebPage'>"
+        "<div itemtype='https://schema.org/Product'><!-- a comment --><p>x<a href='#'>y</a></p><pre>code</pre>"
+        "<meta name='x'></div><p itemtype=''>z</p></body></html>"
     )
-    counts, types = _census_both_ways(root)
+    counts, types, metas = _census_both_ways(root)
     assert types == ["https://schema.org/WebPage", "https://schema.org/Product", ""]
     assert (counts[0], counts[1]) == (1, 2)  # a, p
-    assert _census_both_ways(root.find("body/div")) == ([1, 1, *[0] * 9, 1, *[0] * 11], ["https://schema.org/Product"])
+    assert [meta.get("property") or meta.get("name") for meta in metas] == ["og:type", "x"]
+    body_div = root.find("body/div")
+    assert _census_both_ways(body_div) == ([1, 1, *[0] * 9, 1, *[0] * 11], ["https://schema.org/Product"], [body_div[-1]])
 
 
 @needs_core

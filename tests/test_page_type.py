@@ -56,6 +56,29 @@ def test_signals_read_what_the_page_declares_and_holds():
     assert article["prose_share"] > 0.9 > listing["prose_share"]
 
 
+def test_signals_count_prices_and_cjk_in_the_lines_text():
+    found = signals("<html><body><p>Kettle $5 or 7元</p><p>中文句子</p><p>total $</p><p>9 each</p></body></html>")
+    assert found["prices"] == np.log1p(3)  # $5, 7元, and $ 9 across a line break
+    # The lines' first 40 characters: 15 + 4 + 7 + 6, five of them CJK ideographs.
+    assert found["cjk_share"] == 5 / 32
+    assert found["lines"] == np.log1p(4) and found["chars"] == np.log1p(12 + 4 + 6 + 5)
+    assert found["kind_p_share"] == 1.0 and found["long_lines"] == 0.0
+
+
+def test_the_lexicon_scores_each_word_as_its_counts_make_it():
+    lexicon = TypeLexicon.count([("u:a", "u:b")] * 3 + [("u:a",)] * 2 + [("u:b", "u:c")] * 4, [0, 0, 0, 1, 1, 2, 2, 2, 2], 2)
+    pages = lexicon.pages.astype(np.float64)
+    for found in (["u:a"], ["u:a", "u:b"], ["u:a", "u:b", "u:c"], ["u:x"]):
+        rows = [lexicon.words.index(word) for word in found if word in lexicon.words]
+        n = lexicon.counts[rows].astype(np.float64)
+        held = n.sum(axis=1)
+        share, rest = (n + 0.5) / (pages + 1), (held[:, None] - n + 0.5) / (pages.sum() - pages + 1)
+        expected = np.log(share / rest).sum(axis=0) if rows else np.zeros(len(PAGE_TYPES))
+        assert np.array_equal(lexicon.scores(found), expected)
+        no_own = np.zeros_like(lexicon.counts), np.zeros_like(lexicon.pages)
+        assert np.array_equal(lexicon.scores(found, *no_own), expected)
+
+
 def test_signals_read_the_address_shape():
     deep, root = signals(ARTICLE, "https://example.org/news/2024/05/bridge-opens-today.html"), signals(ARTICLE, "https://example.org/")
     assert deep["url_depth"] == 4 and deep["url_digits"] == 6 and deep["url_file"] == 1 and deep["url_last_words"] == 4

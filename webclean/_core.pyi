@@ -2,6 +2,7 @@
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 from lxml import etree
 
 from webclean.config import LinesConfig
@@ -9,8 +10,49 @@ from webclean.core import SegmentRules
 
 def segment(container: etree._Element, rules: SegmentRules, settings: LinesConfig) -> list[Any] | None: ...
 def _is_space(cp: str | int) -> bool: ...
-def census(root: etree._Element, tags: tuple[str, ...], attribute: bytes) -> tuple[list[int], list[str]]: ...
-def item_runs(owners: list[etree._Element], lengths: list[int], levels: int, run_items: int) -> tuple[int, int, int]: ...
+def census(
+    root: etree._Element, tags: tuple[str, ...], attribute: bytes, kept: bytes
+) -> tuple[list[int], list[str], list[etree._Element]]: ...
+def item_runs(lines: list[Any], owner_at: int, length_at: int, levels: int, run_items: int) -> tuple[int, int, int] | None: ...
+def occurrences(data: bytes, key: bytes, anchor: int) -> list[int]: ...
+def line_totals(
+    lines: list[Any],
+    at: tuple[int, ...],
+    kinds: tuple[str, ...],
+    comment_bit: int,
+    form_bit: int,
+    settings: LinesConfig,
+    sample_chars: int,
+    cjk_ranges: tuple[tuple[int, int], ...],
+    before: str,
+    after: str,
+) -> tuple[int, list[int], int, float, int, int, int, int, int, int, int] | None: ...
+def count_in(text: str, ranges: tuple[tuple[int, int], ...]) -> int: ...
+def line_sums(lines: list[Any], length_at: int, ratio_at: int, theta: float) -> tuple[int, list[float], int] | None: ...
+def kept_totals(
+    units: list[Any],
+    decisions: list[Any],
+    unit_at: tuple[int, ...],
+    decision_at: tuple[int, ...],
+    sample_tags: frozenset[str],
+    partly_kept: str,
+    post: str,
+    classifier_outcomes: frozenset[str],
+    settings: LinesConfig,
+) -> tuple[int, int, int, int, int, list[float], int, int, int, int, int, int, list[float], list[bool]] | None: ...
+def half_width(text: str, first: int, last: int, shift: int, space: int) -> str: ...
+
+class Trees:
+    def __init__(
+        self,
+        feature: np.ndarray,
+        threshold: np.ndarray,
+        left: np.ndarray,
+        right: np.ndarray,
+        value: np.ndarray,
+        roots: np.ndarray,
+    ) -> None: ...
+    def leaf_values(self, rows: np.ndarray, out: np.ndarray) -> None: ...
 
 class AttrMarks:
     def __init__(

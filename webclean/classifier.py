@@ -20,6 +20,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from webclean import core
+
 CONTENT = 1
 NOISE = 0
 KERNELS = ("rbf", "linear", "poly")
@@ -204,7 +206,8 @@ class TreeEnsemble:
 
     A leaf's children are the leaf itself and its threshold is +inf, so every row
     walks all trees at once, one level a step, until each has reached a leaf: one
-    vectorised walk a page instead of a Python call a tree.
+    vectorised walk a page instead of a Python call a tree. The compiled core walks
+    the same trees row by row in C (core.compiled.Trees), to the same leaves.
     """
 
     feature: np.ndarray  # the feature a node tests (0 at a leaf)
@@ -226,6 +229,11 @@ class TreeEnsemble:
         n, width = X.shape
         if width < self.width:
             raise ValueError(f"rows of {width} features, but the trees read {self.width}")
+        compiled = self._compiled if core.compiled is not None else None
+        if compiled is not None:  # each row down each tree in C (webclean/_core_trees.pxi)
+            leaves = np.empty((n, len(self.roots)))
+            compiled.leaf_values(X, leaves)
+            return leaves
         flat = X.ravel()
         feature, threshold, children, value, (root_feature, root_threshold, root_left, root_right), depth = self._walk
         trees = len(self.roots)
@@ -240,6 +248,19 @@ class TreeEnsemble:
             go_left = flat.take(offset + feature.take(node)) <= threshold.take(node)
             node = children.take(node + go_left)
         return value.take(node).reshape(n, trees)
+
+    @cached_property
+    def _compiled(self) -> Any:
+        """The compiled core's walk of these trees (core.compiled.Trees), or None for
+        trees it does not read (a child more than 65,535 nodes after its parent)."""
+        assert core.compiled is not None
+        ints = (np.ascontiguousarray(array, dtype=np.intp) for array in (self.feature, self.left, self.right, self.roots))
+        feature, left, right, roots = ints
+        threshold, value = (np.ascontiguousarray(array, dtype=np.float64) for array in (self.threshold, self.value))
+        try:
+            return core.compiled.Trees(feature, threshold, left, right, value, roots)
+        except ValueError:
+            return None
 
     @cached_property
     def _walk(

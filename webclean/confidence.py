@@ -16,19 +16,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from webclean import core
 from webclean.classifier import TreeEnsemble
 from webclean.config import PAGE_TYPES, ConfidenceConfig, LinesConfig
 from webclean.denoise import DROPPED, KEPT, PARTLY_KEPT, POST, Decision
 from webclean.line_features import is_prose
 from webclean.locate import Block
-from webclean.metrics import tokens
+from webclean.metrics import tokens, tokens_found
 from webclean.segment import Line
-from webclean.text import CJK_RE
-from webclean.units import Unit
+from webclean.text import CJK_IDEOGRAPH_RANGES, CJK_RE
+from webclean.units import SAMPLE_UNIT_TAGS, Unit
 
 SIGNAL_NAMES = (
     "samples", "kept_samples_share", "kept_chars", "kept_share_block", "kept_share_page", "block_share_page",
@@ -40,6 +41,10 @@ SIGNAL_NAMES = (
     *(f"type_{kind}" for kind in PAGE_TYPES),
 )  # fmt: skip
 _AT = {name: k for k, name in enumerate(SIGNAL_NAMES)}
+# Where the compiled core finds the fields it reads in a Line, a Unit and a Decision.
+_LINE_LENGTH_AT, _LINE_RATIO_AT = Line._fields.index("length"), Line._fields.index("link_ratio")
+_UNIT_AT = tuple(Unit._fields.index(name) for name in ("tag", "length", "link_ratio", "region"))
+_DECISION_AT = tuple(Decision._fields.index(name) for name in ("text", "outcome", "value"))
 _CLASSIFIER_OUTCOMES = frozenset({KEPT, PARTLY_KEPT, DROPPED})
 
 
@@ -59,47 +64,41 @@ def confidence_signals(
     (locate.Block, or None), its title and page type probabilities (or None);
     ``lines_settings``: what a line of prose is; ``theta``: the link ratio up to which a
     line's text counts for Step 1 (locate.theta)."""
-    row = np.zeros(len(SIGNAL_NAMES))
-    page_chars = sum(line.length for line in lines)
+    row: list[Any] = [0.0] * len(SIGNAL_NAMES)  # an array once filled: a list takes values faster
+    page_chars, links, counted = _line_sums(lines, theta)
     row[_AT["page_chars"]] = np.log1p(page_chars)
     row[_AT["page_lines"]] = np.log1p(len(lines))
-    row[_AT["page_link_share"]] = sum(line.length * line.link_ratio for line in lines) / max(page_chars, 1)
+    row[_AT["page_link_share"]] = sum(links) / max(page_chars, 1)
     if type_probabilities is not None:
         row[_AT["typed"]] = 1.0
-        row[_AT["type_article"] : _AT["type_article"] + len(PAGE_TYPES)] = type_probabilities
-    text = "\n".join(decision.text for decision in decisions if decision.text)
-    row[_AT["empty"]] = not text
-    sample = text[: settings.sample_chars]
-    row[_AT["cjk_share"]] = len(CJK_RE.findall(sample)) / max(len(sample), 1)
+        row[_AT["type_article"] : _AT["type_article"] + len(PAGE_TYPES)] = type_probabilities.tolist()
+    sample, empty = _text_start(decisions, settings.sample_chars)
+    row[_AT["empty"]] = empty
+    row[_AT["cjk_share"]] = _cjk_count(sample) / max(len(sample), 1)
     wanted = set(tokens(title))
-    row[_AT["title_found"]] = len(wanted & set(tokens(sample))) / len(wanted) if wanted else 0.0
+    row[_AT["title_found"]] = tokens_found(wanted, sample) / len(wanted) if wanted else 0.0
     if block is None or not units:
-        return row
-    samples = [(unit, decision) for unit, decision in zip(units, decisions) if unit.is_sample]
-    kept = [(unit, decision) for unit, decision in samples if decision.text]
-    block_chars = sum(unit.length for unit in units if not unit.region)
-    kept_chars = sum(unit.length for unit, _ in kept)
-    some = max(kept_chars, 1)
-    row[_AT["samples"]] = np.log1p(len(samples))
-    row[_AT["kept_samples_share"]] = len(kept) / max(len(samples), 1)
-    row[_AT["kept_chars"]] = np.log1p(kept_chars)
-    row[_AT["kept_share_block"]] = kept_chars / max(block_chars, 1)
-    row[_AT["kept_share_page"]] = kept_chars / max(page_chars, 1)
-    row[_AT["block_share_page"]] = block_chars / max(page_chars, 1)
-    row[_AT["margin_kept_share"]] = sum(unit.length for unit, _ in kept if unit.region) / some
-    row[_AT["kept_link_share"]] = sum(unit.length * unit.link_ratio for unit, _ in kept) / some
-    row[_AT["kept_prose_share"]] = sum(unit.length for unit, _ in kept if is_prose(unit.length, unit.link_ratio, lines_settings)) / some
-    row[_AT["partly_kept_share"]] = sum(unit.length for unit, decision in kept if decision.outcome == PARTLY_KEPT) / some
-    decided = max(sum(unit.length for unit, _ in samples), 1)
-    by_pass = [(unit, decision) for unit, decision in samples if decision.outcome not in _CLASSIFIER_OUTCOMES]
-    row[_AT["pass_kept_share"]] = sum(unit.length for unit, decision in by_pass if decision.text and decision.outcome != POST) / decided
-    row[_AT["pass_dropped_share"]] = sum(unit.length for unit, decision in by_pass if not decision.text) / decided
-    row[_AT["posts_share"]] = sum(unit.length for unit, decision in by_pass if decision.outcome == POST) / decided
-    valued = [(decision.value, bool(decision.text)) for _, decision in samples if decision.value is not None]
-    row[_AT["valued_share"]] = len(valued) / max(len(samples), 1)
-    if valued:
-        values = np.asarray([value for value, _ in valued])
-        taken = np.asarray([flag for _, flag in valued])
+        return np.asarray(row, dtype=np.float64)
+    kept = _Kept.of(units, decisions, lines_settings)
+    some = max(kept.chars, 1)
+    row[_AT["samples"]] = np.log1p(kept.samples)
+    row[_AT["kept_samples_share"]] = kept.kept_count / max(kept.samples, 1)
+    row[_AT["kept_chars"]] = np.log1p(kept.chars)
+    row[_AT["kept_share_block"]] = kept.chars / max(kept.block_chars, 1)
+    row[_AT["kept_share_page"]] = kept.chars / max(page_chars, 1)
+    row[_AT["block_share_page"]] = kept.block_chars / max(page_chars, 1)
+    row[_AT["margin_kept_share"]] = kept.margin / some
+    row[_AT["kept_link_share"]] = sum(kept.links) / some
+    row[_AT["kept_prose_share"]] = kept.prose / some
+    row[_AT["partly_kept_share"]] = kept.partly / some
+    decided = max(kept.decided, 1)
+    row[_AT["pass_kept_share"]] = kept.pass_kept / decided
+    row[_AT["pass_dropped_share"]] = kept.pass_dropped / decided
+    row[_AT["posts_share"]] = kept.posts / decided
+    row[_AT["valued_share"]] = len(kept.values) / max(kept.samples, 1)
+    if kept.values:
+        values = np.asarray(kept.values)
+        taken = np.asarray(kept.taken)
         near = np.abs(values) < settings.near
         row[_AT["value_mean"]] = values.mean()
         row[_AT["value_spread"]] = values.std()
@@ -112,8 +111,98 @@ def confidence_signals(
     row[_AT["block_body"]] = element.tag in ("body", "html")
     row[_AT["thread"]] = bool(block.slots)
     row[_AT["block_score_share"]] = block.score / max(page_chars, 1)
-    row[_AT["block_counted_share"]] = block.score / max(sum(line.length for line in lines if line.link_ratio <= theta), 1)
-    return row
+    row[_AT["block_counted_share"]] = block.score / max(counted, 1)
+    return np.asarray(row, dtype=np.float64)
+
+
+def _line_sums(lines: Sequence[Line], theta: float) -> tuple[int, list[float], int]:
+    """The lines' characters, each line's characters in links, and the characters of
+    the lines whose link ratio is at most ``theta``."""
+    if core.compiled is not None:  # one loop in C (webclean/_core_sums.pxi)
+        found = core.compiled.line_sums(lines if isinstance(lines, list) else list(lines), _LINE_LENGTH_AT, _LINE_RATIO_AT, theta)
+        if found is not None:
+            return found
+    return (
+        sum(line.length for line in lines),
+        [line.length * line.link_ratio for line in lines],
+        sum(line.length for line in lines if line.link_ratio <= theta),
+    )
+
+
+def _text_start(decisions: Sequence[Decision], chars: int) -> tuple[str, bool]:
+    """The first ``chars`` characters of the page's text (its kept texts, a line break
+    between two), joining only the texts they come from, and whether the text is empty."""
+    pieces, size = [], -1
+    for decision in decisions:
+        if decision.text:
+            pieces.append(decision.text)
+            size += len(decision.text) + 1
+            if size >= chars:
+                break
+    return "\n".join(pieces)[:chars], not pieces
+
+
+def _cjk_count(text: str) -> int:
+    """How many CJK ideographs ``text`` holds (text.CJK_RE's matches)."""
+    if core.compiled is not None:  # counted in C (webclean/_core_sums.pxi)
+        return core.compiled.count_in(text, CJK_IDEOGRAPH_RANGES)
+    return len(CJK_RE.findall(text))
+
+
+class _Kept(NamedTuple):
+    """What the block's units and their decisions add up to: the samples (Unit.is_sample),
+    the kept ones, and the characters of each kind."""
+
+    samples: int
+    kept_count: int  # samples kept
+    chars: int  # their characters ...
+    block_chars: int  # ... of the block's own units (not the margins') ...
+    margin: int  # ... of the kept samples of the margins
+    links: list[float]  # each kept sample's characters in links
+    prose: int  # the kept samples' characters of prose (line_features.is_prose)
+    partly: int  # ... of those partly kept
+    decided: int  # the samples' characters
+    pass_kept: int  # ... of the samples a pass decided: kept, not as a post ...
+    pass_dropped: int  # ... dropped ...
+    posts: int  # ... as a post
+    values: list[float]  # the samples' decision values, where they have one ...
+    taken: list[bool]  # ... and whether each was kept
+
+    @classmethod
+    def of(cls, units: Sequence[Unit], decisions: Sequence[Decision], lines_settings: LinesConfig) -> _Kept:
+        if core.compiled is not None:  # one loop in C (webclean/_core_sums.pxi)
+            found = core.compiled.kept_totals(
+                units if isinstance(units, list) else list(units), decisions if isinstance(decisions, list) else list(decisions),
+                _UNIT_AT, _DECISION_AT, SAMPLE_UNIT_TAGS, PARTLY_KEPT, POST, _CLASSIFIER_OUTCOMES, lines_settings,
+            )  # fmt: skip
+            if found is not None:
+                return cls(*found)
+        samples = count = chars = margin = prose = partly = decided = pass_kept = pass_dropped = posts = 0
+        links: list[float] = []
+        values: list[float] = []
+        taken: list[bool] = []
+        for unit, decision in zip(units, decisions):
+            if not unit.is_sample:
+                continue
+            length, text, outcome = unit.length, decision.text, decision.outcome
+            samples += 1
+            decided += length
+            if text:
+                count += 1
+                chars += length
+                margin += length if unit.region else 0
+                links.append(length * unit.link_ratio)
+                prose += length if is_prose(length, unit.link_ratio, lines_settings) else 0
+                partly += length if outcome == PARTLY_KEPT else 0
+            if outcome not in _CLASSIFIER_OUTCOMES:
+                pass_kept += length if text and outcome != POST else 0
+                pass_dropped += 0 if text else length
+                posts += length if outcome == POST else 0
+            if decision.value is not None:
+                values.append(decision.value)
+                taken.append(bool(text))
+        block_chars = sum(unit.length for unit in units if not unit.region)
+        return cls(samples, count, chars, block_chars, margin, links, prose, partly, decided, pass_kept, pass_dropped, posts, values, taken)
 
 
 @dataclass(frozen=True)

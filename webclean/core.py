@@ -8,8 +8,16 @@ compiles:
 
 - ``_core.segment``: segment.segment's walk, the page's lines;
 - ``_core.AttrMarks``: segment._attr_marks, what an element's class and id words name;
-- ``_core.item_runs``: the runs of repeated items of page_type._item_signals;
-- ``_core.census``: page_type.element_census, the page's counted tags and microdata types.
+- ``_core.item_runs``: page_type.item_runs, the runs of repeated items;
+- ``_core.census``: page_type.element_census, the page's counted tags, microdata types
+  and ``<meta>`` elements;
+- ``_core.occurrences``: where page_type._ld_types finds ``"@type"`` in a page's bytes;
+- ``_core.line_totals``: page_type.line_totals, what the page type sums over the lines;
+- ``_core.line_sums``, ``_core.kept_totals`` and ``_core.count_in``: what
+  confidence.confidence_signals sums over the lines and the units, and its count of CJK
+  ideographs;
+- ``_core.half_width``: tokenize.half_width, the full-width forms that NFKC makes ASCII;
+- ``_core.Trees``: classifier.TreeEnsemble.leaf_values, the walk of boosted trees.
 
 The Python functions stay: they are the reference, and they run where the extension
 is not built (the library says so once, a logging warning) or where

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 import numpy as np
@@ -27,9 +27,10 @@ from webclean import core
 from webclean.classifier import TreeEnsemble
 from webclean.config import PAGE_TYPES, Config, LinesConfig, PageTypeConfig
 from webclean.line_features import is_prose
-from webclean.metadata import is_forum, meta_contents
+from webclean.metadata import is_forum
+from webclean.parse import meta_values
 from webclean.segment import GROUP_BIT, Line
-from webclean.text import CJK_RE
+from webclean.text import CJK_IDEOGRAPH_RANGES, CJK_RE
 from webclean.tokenize import words
 from webclean.vocabulary import DECLARED_TYPES
 
@@ -40,8 +41,10 @@ COUNTED_TAGS = (
 )  # fmt: skip
 _PRE = COUNTED_TAGS.index("pre")
 # A price: a currency sign by a number.
-_PRICE = re.compile(r"[$€£¥₹]\s?\d|\d\s?[€元]")
-_PRICE_SIGNS = "$€£¥₹元"  # a text without any of them holds no price
+_PRICE_BEFORE = "$€£¥₹"  # signs written before the number ...
+_PRICE_AFTER = "€元"  # ... and after it
+_PRICE = re.compile(rf"[{re.escape(_PRICE_BEFORE)}]\s?\d|\d\s?[{_PRICE_AFTER}]")
+_PRICE_SIGNS = _PRICE_BEFORE + _PRICE_AFTER  # a text without any of them holds no price
 # A type that a page's JSON-LD declares ("@type": "NewsArticle", or the first of a list).
 _LD_TYPE = re.compile(rb'"@type"\s*:\s*\[?\s*"([A-Za-z]+)"')
 _LD_TYPE_TEXT = re.compile(_LD_TYPE.pattern.decode("ascii"))
@@ -67,35 +70,68 @@ def page_signals(root: etree._Element, html: str | bytes, url: str | None, lines
     which the parse drops with the scripts), its address and its lines (segment.py);
     ``config``: what a line of prose is (``lines``, line_features.is_prose) and what
     makes items and the CJK share (``page_type``)."""
-    counts, item_types = element_census(root)
-    row = [math.log1p(count) for count in counts]
-    row += _line_signals(lines, config.lines, config.page_type.sample_chars)
-    row += _item_signals(lines, config.page_type)
-    chars = sum(line.length for line in lines) or 1
+    counts, item_types, metas = element_census(root)
+    totals = line_totals(lines, config.lines, config.page_type.sample_chars)
+    chars = totals.chars or 1
+    runs, largest, covered = item_runs(lines, config.page_type)
     code = sum(len("".join(pre.itertext())) for pre in root.iter("pre")) if counts[_PRE] else 0
-    text = "\n".join(line.text for line in lines)
-    prices = len(_PRICE.findall(text)) if any(sign in text for sign in _PRICE_SIGNS) else 0
-    row += [math.log1p(prices), min(1.0, code / chars)]
-    row += _declared(html, item_types, root)
+    row = [math.log1p(count) for count in counts]
+    row += _line_signals(totals, len(lines))
+    row += [math.log1p(runs), math.log1p(largest), covered / chars]
+    row += [math.log1p(totals.prices), min(1.0, code / chars)]
+    row += _declared(html, item_types, metas)
     row += _address(url)
     return np.asarray(row, dtype=np.float64)
 
 
-def element_census(root: etree._Element) -> tuple[list[int], list[str]]:
+def element_census(root: etree._Element) -> tuple[list[int], list[str], list[etree._Element]]:
     """How many elements of each of COUNTED_TAGS the tree of ``root`` holds (root
-    included), and the values of its ``itemtype`` attributes (microdata), in document order."""
-    if core.compiled is not None:  # one walk over libxml2's nodes (webclean/_core.pyx)
-        return core.compiled.census(root, COUNTED_TAGS, b"itemtype")
+    included), the values of its ``itemtype`` attributes (microdata) and its ``<meta>``
+    elements, in document order."""
+    if core.compiled is not None:  # one walk over libxml2's nodes (webclean/_core_page.pxi)
+        return core.compiled.census(root, COUNTED_TAGS, b"itemtype", b"meta")
     counts = dict.fromkeys(COUNTED_TAGS, 0)
     for element in root.iter(*COUNTED_TAGS):
         counts[element.tag] += 1
-    return [counts[tag] for tag in COUNTED_TAGS], [str(value) for value in root.xpath("descendant-or-self::*/@itemtype")]
+    item_types = [str(value) for value in root.xpath("descendant-or-self::*/@itemtype")]
+    return [counts[tag] for tag in COUNTED_TAGS], item_types, list(root.iter("meta"))
 
 
-def _line_signals(lines: Sequence[Line], settings: LinesConfig, sample_chars: int) -> list[float]:
-    by_kind = dict.fromkeys(_LINE_KINDS, 0)
+class LineTotals(NamedTuple):
+    """What the page type reads of a page's lines, summed over them."""
+
+    chars: int
+    by_kind: list[int]  # the characters of the lines of each of _LINE_KINDS
+    long_lines: int  # lines of lines.long_line characters or more
+    linked: float  # the characters in links (each line's length times its link ratio)
+    prose: int  # the characters of prose (line_features.is_prose)
+    furniture: int
+    in_comments: int  # in a box of comments, and in a form (segment.GROUP_BIT)
+    in_forms: int
+    sample: int  # the characters of each line's first page_type.sample_chars ...
+    sample_cjk: int  # ... and the CJK ideographs among them
+    prices: int  # _PRICE's matches in the lines' text, a line break between lines
+
+
+# Where line_totals and item_runs find a Line's fields in its tuple (the compiled core reads them so).
+_LINE_AT = tuple(Line._fields.index(name) for name in ("text", "kind", "link_ratio", "groups", "length", "furniture"))
+_OWNER_AT, _LENGTH_AT = Line._fields.index("owner"), Line._fields.index("length")
+
+
+def line_totals(lines: Sequence[Line], settings: LinesConfig, sample_chars: int) -> LineTotals:
+    """The page's :class:`LineTotals`: ``settings`` say what a long line and a line of
+    prose are, ``sample_chars`` how much of each line the CJK share reads."""
     comment, form = GROUP_BIT["comment"], GROUP_BIT["form"]
-    chars = long = linked = prose = furniture = in_comments = in_forms = 0.0
+    if core.compiled is not None:  # one loop over the lines (webclean/_core_sums.pxi)
+        found = core.compiled.line_totals(
+            lines if isinstance(lines, list) else list(lines), _LINE_AT, _LINE_KINDS, comment, form, settings,
+            sample_chars, CJK_IDEOGRAPH_RANGES, _PRICE_BEFORE, _PRICE_AFTER,
+        )  # fmt: skip
+        if found is not None:
+            return LineTotals(*found)
+    by_kind = dict.fromkeys(_LINE_KINDS, 0)
+    chars = long = prose = furniture = in_comments = in_forms = 0
+    linked = 0.0
     for line in lines:
         length = line.length
         chars += length
@@ -106,36 +142,47 @@ def _line_signals(lines: Sequence[Line], settings: LinesConfig, sample_chars: in
         furniture += length if line.furniture else 0
         in_comments += length if line.groups & comment else 0
         in_forms += length if line.groups & form else 0
-    total = chars or 1
     sample = "".join(line.text[:sample_chars] for line in lines)
+    text = "\n".join(line.text for line in lines)
+    prices = len(_PRICE.findall(text)) if any(sign in text for sign in _PRICE_SIGNS) else 0
+    return LineTotals(
+        chars, [by_kind[kind] for kind in _LINE_KINDS], long, linked, prose, furniture, in_comments, in_forms,
+        len(sample), len(CJK_RE.findall(sample)), prices,
+    )  # fmt: skip
+
+
+def _line_signals(totals: LineTotals, lines: int) -> list[float]:
+    total = totals.chars or 1
     return [
-        math.log1p(len(lines)),
-        math.log1p(chars),
-        len(CJK_RE.findall(sample)) / (len(sample) or 1),
-        math.log1p(chars / max(1, len(lines))),
-        math.log1p(long),
-        *(by_kind[kind] / total for kind in _LINE_KINDS),
-        linked / total,
-        prose / total,
-        furniture / total,
-        in_comments / total,
-        in_forms / total,
+        math.log1p(lines),
+        math.log1p(totals.chars),
+        totals.sample_cjk / (totals.sample or 1),
+        math.log1p(totals.chars / max(1, lines)),
+        math.log1p(totals.long_lines),
+        *(chars / total for chars in totals.by_kind),
+        totals.linked / total,
+        totals.prose / total,
+        totals.furniture / total,
+        totals.in_comments / total,
+        totals.in_forms / total,
     ]
 
 
-def _item_signals(lines: Sequence[Line], settings: PageTypeConfig) -> list[float]:
+def item_runs(lines: Sequence[Line], settings: PageTypeConfig) -> tuple[int, int, int]:
     """Items of one form, repeated in one box: for each line, its owner and the owner's
     ancestors up to ``item_levels`` above are candidate items, keyed by their box, tag
     and class; a box of ``run_items`` items of a key or more is a run. The runs, the
-    largest, and the share of the text in runs. The lines come in document order, so
-    an item's lines come one after the other: an item counts when it differs from the
-    last item of its key. Each element's box and key are found once (``steps``)."""
-    if core.compiled is not None:  # the same runs over libxml2's nodes (webclean/_core.pyx)
-        runs, largest, covered = core.compiled.item_runs(
-            [line.owner for line in lines], [line.length for line in lines], settings.item_levels, settings.run_items
+    items of the largest, and the characters of the largest by text. The lines come
+    in document order, so an item's lines come one after the other: an item counts
+    when it differs from the last item of its key. Each element's box and key are
+    found once (``steps``)."""
+    if core.compiled is not None:  # the same runs over libxml2's nodes (webclean/_core_page.pxi)
+        found = core.compiled.item_runs(
+            lines if isinstance(lines, list) else list(lines), _OWNER_AT, _LENGTH_AT, settings.item_levels, settings.run_items
         )
-        return [math.log1p(runs), math.log1p(largest), covered / (sum(line.length for line in lines) or 1)]
-    found: dict[tuple[etree._Element, str, str], list[Any]] = {}  # key: [items, last item, characters]
+        if found is not None:
+            return found
+    entries: dict[tuple[etree._Element, str, str], list[Any]] = {}  # key: [items, last item, characters]
     steps: dict[etree._Element, tuple[tuple[etree._Element, str, str], etree._Element] | None] = {}
     for line in lines:
         item = line.owner
@@ -148,30 +195,29 @@ def _item_signals(lines: Sequence[Line], settings: PageTypeConfig) -> list[float
             if step is None:
                 break
             key, box = step
-            entry = found.get(key)
+            entry = entries.get(key)
             if entry is None:
-                found[key] = [1, item, line.length]
+                entries[key] = [1, item, line.length]
             else:
                 if entry[1] is not item:
                     entry[0] += 1
                     entry[1] = item
                 entry[2] += line.length
             item = box
-    runs = [entry for entry in found.values() if entry[0] >= settings.run_items]
-    total = sum(line.length for line in lines) or 1
+    runs = [entry for entry in entries.values() if entry[0] >= settings.run_items]
     largest = max((entry[0] for entry in runs), default=0)
     covered = max((entry[2] for entry in runs), default=0)
-    return [math.log1p(len(runs)), math.log1p(largest), covered / total]
+    return len(runs), largest, covered
 
 
-def _declared(html: str | bytes, item_types: Sequence[str], root: etree._Element) -> list[float]:
+def _declared(html: str | bytes, item_types: Sequence[str], metas: Iterable[etree._Element]) -> list[float]:
     """How many of the page's declared types (JSON-LD, microdata ``itemtype``: its
-    ``item_types``, Open Graph ``og:type``) fall to each page type
-    (vocabulary.DECLARED_TYPES), and to none."""
+    ``item_types``, Open Graph ``og:type`` of its ``<meta>`` elements, ``metas``) fall
+    to each page type (vocabulary.DECLARED_TYPES), and to none."""
     declared = _ld_types(html)
     names = [name.lower() for name in declared]
     names += [value.rstrip("/").rsplit("/", 1)[-1].lower() for value in item_types]
-    names += [kind.lower() for kind in meta_contents(root, "og:type")]
+    names += [kind.lower() for kind in meta_values(metas, "og:type")]
     found = dict.fromkeys((*PAGE_TYPES, None), 0)
     for name in names:
         found[DECLARED_TYPES.get(name)] += 1
@@ -181,17 +227,31 @@ def _declared(html: str | bytes, item_types: Sequence[str], root: etree._Element
 def _ld_types(html: str | bytes) -> list[str]:
     """The types the page's JSON-LD declares (_LD_TYPE's matches, in order): each match
     starts at a ``"@type"``, found by a plain search, which is much faster than the
-    pattern's over the whole markup."""
+    pattern's over the whole markup (in the compiled core, a search for its rare "@")."""
     found = []
     pattern, key = (_LD_TYPE_TEXT, '"@type"') if isinstance(html, str) else (_LD_TYPE, b'"@type"')
-    at = html.find(key)  # type: ignore[arg-type]
-    while at >= 0:
+    if core.compiled is not None and isinstance(html, bytes):
+        starts: Iterable[int] = core.compiled.occurrences(html, key, 1)
+    else:
+        starts = _starts(html, key)
+    after = 0  # where the last match ended: a start before it is inside that match
+    for at in starts:
+        if at < after:
+            continue
         match = pattern.match(html, at)  # type: ignore[arg-type]
         if match:
             name = match.group(1)
             found.append(name if isinstance(name, str) else name.decode("ascii"))
-        at = html.find(key, match.end() if match else at + 1)  # type: ignore[arg-type]
+            after = match.end()
     return found
+
+
+def _starts(text: str | bytes, key: str | bytes) -> Iterator[int]:
+    """Where ``key`` occurs in ``text``, every start in order, overlapping ones too."""
+    at = text.find(key)  # type: ignore[arg-type]
+    while at >= 0:
+        yield at
+        at = text.find(key, at + 1)  # type: ignore[arg-type]
 
 
 def _address(url: str | None) -> list[float]:
@@ -248,16 +308,28 @@ class TypeLexicon:
     def _index(self) -> dict[str, int]:
         return {word: i for i, word in enumerate(self.words)}
 
+    @cached_property
+    def _word_scores(self) -> tuple[np.ndarray, list[bool]]:
+        """Each word's scores for the types, as :meth:`scores` computes them without
+        ``own`` counts, and whether the word counts (``min_pages``)."""
+        n = self.counts.astype(np.float64)
+        pages = self.pages.astype(np.float64)
+        held = n.sum(axis=1)
+        share = (n + 0.5) / (pages + 1)
+        rest = (held[:, None] - n + 0.5) / (pages.sum() - pages + 1)
+        return np.log(share / rest), (held >= self.min_pages).tolist()
+
     def scores(self, found: Sequence[str], own: np.ndarray | None = None, own_pages: np.ndarray | None = None) -> np.ndarray:
         """A page's score for each type; ``own`` and ``own_pages``: counts to take out
         first (the page's own site, for the rows the trees are fitted on)."""
         index = self._index
         rows = [index[word] for word in found if word in index]
-        n = self.counts[rows].astype(np.float64)
-        pages = self.pages.astype(np.float64)
-        if own is not None and own_pages is not None:
-            n = n - own[rows]
-            pages = pages - own_pages
+        if own is None or own_pages is None:  # each word's scores computed once
+            logs, counts = self._word_scores
+            rows = [row for row in rows if counts[row]]
+            return logs[rows].sum(axis=0) if rows else np.zeros(len(PAGE_TYPES))
+        n = self.counts[rows].astype(np.float64) - own[rows]
+        pages = self.pages.astype(np.float64) - own_pages
         held = n.sum(axis=1)
         n = n[held >= self.min_pages]
         held = held[held >= self.min_pages]
@@ -298,9 +370,10 @@ class PageTypeModel:
         """A row of PAGE_TYPES' probabilities for each row of signals and lexicon scores."""
         joined, starts, baselines = self._joined
         scores = np.add.reduceat(joined.leaf_values(np.atleast_2d(rows)), starts, axis=1) + baselines
-        scores -= scores.max(axis=1, keepdims=True)
+        # The ufuncs' reductions, which ndarray.max and sum call (through Python wrappers)
+        scores -= np.maximum.reduce(scores, axis=1, keepdims=True)
         odds = np.exp(scores)
-        return odds / odds.sum(axis=1, keepdims=True)
+        return odds / np.add.reduce(odds, axis=1, keepdims=True)
 
     def page_probabilities(self, signals: np.ndarray, found: Sequence[str]) -> np.ndarray:
         """PAGE_TYPES' probabilities for a page: its signals and type_words."""

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from lxml import etree
@@ -56,7 +56,10 @@ from lxml import etree
 from webclean.config import ParseConfig
 from webclean.text import LINE_ENDING_TAGS, normalise_space, text_length
 
-__all__ = ["JUNK_TAGS", "ParseError", "TooManyElements", "element_path", "meta_contents", "page_title", "parse_html", "text_of"]
+__all__ = [
+    "JUNK_TAGS", "ParseError", "TooManyElements", "element_path", "meta_contents", "meta_values", "page_title", "parse_html",
+    "text_of",
+]  # fmt: skip
 
 
 class ParseError(Exception):
@@ -274,7 +277,13 @@ def element_path(element: etree._Element) -> str:
 def meta_contents(root: etree._Element, key: str) -> Iterator[str]:
     """The non-empty contents, spaces collapsed, of the ``<meta>`` elements whose
     ``property`` or ``name`` is ``key`` (lower case), in document order."""
-    for element in root.iter("meta"):
+    return meta_values(root.iter("meta"), key)
+
+
+def meta_values(metas: Iterable[etree._Element], key: str) -> Iterator[str]:
+    """:func:`meta_contents` of the page's ``<meta>`` elements, ``metas``, where a walk
+    over the page has found them already (page_type.element_census)."""
+    for element in metas:
         if (element.get("property") or element.get("name") or "").strip().lower() == key:
             content = normalise_space(element.get("content") or "")
             if content:

@@ -13,6 +13,7 @@ import textwrap
 __all__ = [
     "BLOCK_LEVEL",
     "CJK_IDEOGRAPHS",
+    "CJK_IDEOGRAPH_RANGES",
     "CJK_RE",
     "LATIN_WORD_RE",
     "LINE_BREAKS",
@@ -68,10 +69,12 @@ def code_text(text: str) -> str:
 
 # --- patterns --------------------------------------------------------------------------
 
-# CJK ideographs, as a character class's content: Extension A, the Unified Ideographs
-# and the Compatibility Ideographs. Kana, Hangul and CJK punctuation are not in it.
+# CJK ideographs: Extension A, the Unified Ideographs and the Compatibility Ideographs,
+# as ranges of code points (which the compiled core counts in) and as a character
+# class's content. Kana, Hangul and CJK punctuation are not in it.
 # (metrics.CJK_RANGES is wider on purpose: scoring counts every CJK character.)
-CJK_IDEOGRAPHS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+CJK_IDEOGRAPH_RANGES = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF))
+CJK_IDEOGRAPHS = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in CJK_IDEOGRAPH_RANGES)
 CJK_RE = re.compile(f"[{CJK_IDEOGRAPHS}]")
 # A run of letters and digits ("_" is punctuation here, not a word character).
 WORD_RE = re.compile(r"[^\W_]+")

@@ -16,6 +16,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 
+from webclean import core
 from webclean.text import CJK_RE, LATIN_WORD_RE, WORD_RE
 
 EMAIL = "<email>"
@@ -145,16 +146,29 @@ def nfkc(text: str) -> str:
     """
     if unicodedata.is_normalized("NFKC", text):
         return text
-    text = _FULL_WIDTH_RE.sub(_half_width, text)
+    text = half_width(text)
     return text if unicodedata.is_normalized("NFKC", text) else unicodedata.normalize("NFKC", text)
 
 
-_FULL_WIDTH_RE = re.compile("[\uff01-\uff5e\u3000]")
+# ASCII's printable characters in their full-width forms, which NFKC moves down by
+# _FULL_WIDTH_SHIFT, and the ideographic space, which it makes a space.
+_FULL_WIDTH = (0xFF01, 0xFF5E)
+_FULL_WIDTH_SHIFT = 0xFEE0
+_IDEOGRAPHIC_SPACE = 0x3000
+_FULL_WIDTH_RE = re.compile(f"[{chr(_FULL_WIDTH[0])}-{chr(_FULL_WIDTH[1])}{chr(_IDEOGRAPHIC_SPACE)}]")
+
+
+def half_width(text: str) -> str:
+    """``text`` with the full-width forms of ASCII's printable characters and the
+    ideographic space made ASCII, as NFKC makes them."""
+    if core.compiled is not None:  # one pass in C (webclean/_core_sums.pxi)
+        return core.compiled.half_width(text, *_FULL_WIDTH, _FULL_WIDTH_SHIFT, _IDEOGRAPHIC_SPACE)
+    return _FULL_WIDTH_RE.sub(_half_width, text)
 
 
 def _half_width(match: re.Match[str]) -> str:
     ch = match.group()
-    return " " if ch == "\u3000" else chr(ord(ch) - 0xFEE0)
+    return " " if ord(ch) == _IDEOGRAPHIC_SPACE else chr(ord(ch) - _FULL_WIDTH_SHIFT)
 
 
 def cjk_chars(text: str) -> list[str]:

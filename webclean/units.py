@@ -7,6 +7,8 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 SAMPLE_TAGS = frozenset({"p", "a"})
+# The tags of the samples (Unit.is_sample): method svm's lines, the paper's <p> and <a>.
+SAMPLE_UNIT_TAGS = SAMPLE_TAGS | {"line"}
 
 
 class Unit(NamedTuple):
@@ -75,8 +77,7 @@ class Unit(NamedTuple):
 
     @property
     def is_sample(self) -> bool:
-        # A line first: method svm's units are all lines, and its passes ask often.
-        return self.tag == "line" or self.tag in SAMPLE_TAGS
+        return self.tag in SAMPLE_UNIT_TAGS
 
 
 def units_from_columns(**columns: Iterable[Any]) -> list[Unit]:

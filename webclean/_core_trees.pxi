@@ -1,0 +1,96 @@
+# The compiled core's walk of boosted trees (classifier.TreeEnsemble.leaf_values), which
+# the page type, the confidence and method svm's classifier read. Included by
+# webclean/_core_page.pxi: the same module, its cimports in scope.
+
+from libc.stdint cimport int32_t, uint16_t
+
+
+# --- boosted trees (classifier.TreeEnsemble.leaf_values) --------------------------------
+
+
+cdef struct _Node:
+    # A node in sixteen bytes: its test, or its value at a leaf, and how far after it its
+    # children lie (0 at a leaf, which is its own children).
+    double number  # the threshold, a leaf's value at a leaf
+    int32_t feature  # 0 at a leaf
+    uint16_t left
+    uint16_t right
+
+
+cdef class Trees:
+    """A TreeEnsemble's trees, walked one row and one tree at a time: the leaf each
+    row reaches in each tree, where a row goes left when its feature is <= the node's
+    threshold (so a NaN goes right, as in the vectorised walk). A node's test, its
+    children and its value lie side by side in sixteen bytes; every walk takes as many
+    steps as the deepest tree has levels (a leaf leads to itself), choosing a child
+    without a branch. The arrays are TreeEnsemble's, checked again here: children
+    after their parents (and at most 65,535 nodes after them), a leaf its own
+    children, so that every walk ends at a leaf; ValueError where they are not."""
+
+    cdef _Node* nodes
+    cdef Py_ssize_t* roots
+    cdef Py_ssize_t trees, depth
+    cdef Py_ssize_t width  # the columns a row needs: the highest feature a node tests, and one
+
+    def __init__(self, const Py_ssize_t[::1] feature, const double[::1] threshold, const Py_ssize_t[::1] left,
+                 const Py_ssize_t[::1] right, const double[::1] value, const Py_ssize_t[::1] roots):
+        cdef Py_ssize_t size = value.shape[0], i, t
+        cdef Py_ssize_t* level
+        if not (feature.shape[0] == threshold.shape[0] == left.shape[0] == right.shape[0] == size):
+            raise ValueError("the tree arrays differ in length")
+        self.trees = roots.shape[0]
+        self.nodes = <_Node*> malloc(max(size, 1) * sizeof(_Node))
+        self.roots = <Py_ssize_t*> malloc(max(self.trees, 1) * sizeof(Py_ssize_t))
+        level = <Py_ssize_t*> calloc(max(size, 1), sizeof(Py_ssize_t))
+        if self.nodes is NULL or self.roots is NULL or level is NULL:
+            free(level)
+            raise MemoryError()
+        try:
+            self.width = self.depth = 0
+            for i in range(size):
+                if left[i] == i and right[i] == i:
+                    self.nodes[i].number = value[i]
+                    self.nodes[i].feature = 0
+                    self.nodes[i].left = self.nodes[i].right = 0
+                    continue
+                if not (i < left[i] <= i + 65535 and i < right[i] <= i + 65535 and left[i] < size and right[i] < size
+                        and 0 <= feature[i] < 2**31 - 1):
+                    raise ValueError("the tree arrays do not form trees the compiled walk reads")
+                self.nodes[i].number = threshold[i]
+                self.nodes[i].feature = <int32_t> feature[i]
+                self.nodes[i].left = <uint16_t> (left[i] - i)
+                self.nodes[i].right = <uint16_t> (right[i] - i)
+                self.width = max(self.width, feature[i] + 1)
+                # children after their parents: a node's level is known before its children's
+                level[left[i]] = max(level[left[i]], level[i] + 1)
+                level[right[i]] = max(level[right[i]], level[i] + 1)
+                self.depth = max(self.depth, level[i] + 1)
+            for t in range(self.trees):
+                if not 0 <= roots[t] < size or level[roots[t]]:
+                    raise ValueError("the tree arrays do not form trees the compiled walk reads")
+                self.roots[t] = roots[t]
+        finally:
+            free(level)
+
+    def __dealloc__(self):
+        free(self.nodes)
+        free(self.roots)
+
+    def leaf_values(self, const double[:, ::1] rows not None, double[:, ::1] out not None):
+        """Write into ``out`` (rows, trees) the value of the leaf each row of ``rows``
+        reaches in each tree; ``rows`` has a column for every feature a node tests."""
+        cdef Py_ssize_t n = rows.shape[0], r, t, step, node
+        cdef const _Node* at
+        cdef const double* row
+        if out.shape[0] != n or out.shape[1] != self.trees:
+            raise ValueError("out must have a row for each row and a column for each tree")
+        if rows.shape[1] < max(self.width, 1) and self.depth:
+            raise ValueError(f"rows of {rows.shape[1]} features, but the trees read {self.width}")
+        for r in range(n):
+            row = &rows[r, 0]
+            for t in range(self.trees):
+                node = self.roots[t]
+                for step in range(self.depth):
+                    at = &self.nodes[node]
+                    node += at.left if row[at.feature] <= at.number else at.right
+                out[r, t] = self.nodes[node].number
