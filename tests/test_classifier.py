@@ -124,6 +124,21 @@ def test_tree_arrays_predict_as_scikit_learn():
     assert trees.decision_function(np.zeros((0, 4))).shape == (0,)
 
 
+def test_trees_walked_once_pickle_and_walk_alike():
+    # Spark pickles a model that the driver may have used already: trees that were
+    # walked (by the compiled core, where it is built) must pickle, and walk alike after.
+    import pickle
+
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    X, y = _noisy()
+    trees = TreeEnsemble.from_sklearn(HistGradientBoostingClassifier(max_iter=20, max_leaf_nodes=15, random_state=0).fit(X, y))
+    before = trees.decision_function(X)
+    copy = pickle.loads(pickle.dumps(trees))
+    np.testing.assert_array_equal(copy.decision_function(X), before)
+    np.testing.assert_array_equal(pickle.loads(pickle.dumps(copy)).decision_function(X), before)
+
+
 def test_fit_trees_learns_and_is_deterministic():
     X, y = _noisy()
     first = fit_trees(X, y, trees=30, leaves=7, random_state=3)

@@ -249,6 +249,14 @@ class TreeEnsemble:
             node = children.take(node + go_left)
         return value.take(node).reshape(n, trees)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickles of the trees (Spark ships a model to its executors so): their
+        arrays and what is derived from them, without the compiled core's walk, which is
+        no Python object and is made again where the trees are first walked."""
+        state = dict(self.__dict__)
+        state.pop("_compiled", None)
+        return state
+
     @cached_property
     def _compiled(self) -> Any:
         """The compiled core's walk of these trees (core.compiled.Trees), or None for
