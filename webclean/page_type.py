@@ -292,6 +292,17 @@ def type_words(url: str | None, title: str) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
+def _log_ratios(n: np.ndarray, pages: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each word's score for each type, from ``n``, the pages of each type that hold it
+    (a row a word), and ``pages``, the pages of each type: the log-ratio of its share of
+    that type's pages to its share of the other types' pages (smoothed); and the pages
+    that hold each word."""
+    held = n.sum(axis=1)
+    share = (n + 0.5) / (pages + 1)
+    rest = (held[:, None] - n + 0.5) / (pages.sum() - pages + 1)
+    return np.log(share / rest), held
+
+
 @dataclass(frozen=True)
 class TypeLexicon:
     """Words of pages' addresses and titles (type_words), each with the training pages
@@ -312,12 +323,8 @@ class TypeLexicon:
     def _word_scores(self) -> tuple[np.ndarray, list[bool]]:
         """Each word's scores for the types, as :meth:`scores` computes them without
         ``own`` counts, and whether the word counts (``min_pages``)."""
-        n = self.counts.astype(np.float64)
-        pages = self.pages.astype(np.float64)
-        held = n.sum(axis=1)
-        share = (n + 0.5) / (pages + 1)
-        rest = (held[:, None] - n + 0.5) / (pages.sum() - pages + 1)
-        return np.log(share / rest), (held >= self.min_pages).tolist()
+        logs, held = _log_ratios(self.counts.astype(np.float64), self.pages.astype(np.float64))
+        return logs, (held >= self.min_pages).tolist()
 
     def scores(self, found: Sequence[str], own: np.ndarray | None = None, own_pages: np.ndarray | None = None) -> np.ndarray:
         """A page's score for each type; ``own`` and ``own_pages``: counts to take out
@@ -328,14 +335,9 @@ class TypeLexicon:
             logs, counts = self._word_scores
             rows = [row for row in rows if counts[row]]
             return logs[rows].sum(axis=0) if rows else np.zeros(len(PAGE_TYPES))
-        n = self.counts[rows].astype(np.float64) - own[rows]
-        pages = self.pages.astype(np.float64) - own_pages
-        held = n.sum(axis=1)
-        n = n[held >= self.min_pages]
-        held = held[held >= self.min_pages]
-        share = (n + 0.5) / (pages + 1)
-        rest = (held[:, None] - n + 0.5) / (pages.sum() - pages + 1)
-        return np.log(share / rest).sum(axis=0) if len(n) else np.zeros(len(PAGE_TYPES))
+        logs, held = _log_ratios(self.counts[rows].astype(np.float64) - own[rows], self.pages.astype(np.float64) - own_pages)
+        logs = logs[held >= self.min_pages]
+        return logs.sum(axis=0) if len(logs) else np.zeros(len(PAGE_TYPES))
 
     @classmethod
     def count(cls, found: Sequence[Sequence[str]], labels: Sequence[int], min_pages: int) -> TypeLexicon:
