@@ -26,8 +26,8 @@ def extensions() -> list[Extension]:
     core = Extension(
         "webclean._core",
         ["webclean/_core.pyx"],
-        # included by _core.pyx, the other two by _core_page.pxi
-        depends=["webclean/_core_page.pxi", "webclean/_core_sums.pxi", "webclean/_core_trees.pxi"],
+        # _core_page.pxi and _core_lexicon.pxi included by _core.pyx, the other two by _core_page.pxi
+        depends=["webclean/_core_page.pxi", "webclean/_core_sums.pxi", "webclean/_core_trees.pxi", "webclean/_core_lexicon.pxi"],
         include_dirs=lxml.get_include(),  # lxml's public C API and libxml2's headers
         # Each product and sum rounded on its own, as Python rounds them: a fused
         # multiply-add would change the last bit of a sum the Python path makes.

@@ -9,7 +9,9 @@ skip, saying so.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import os
+import struct
 import subprocess
 import sys
 import unicodedata
@@ -29,6 +31,7 @@ from webclean import segment as segment_module
 from webclean.cli import main
 from webclean.config import Config, LinesConfig, PageTypeConfig
 from webclean.extract import ClassifiedPage, classify_page, extract, page_confidence_signals
+from webclean.lexicon import NoiseLexicon, line_keys
 from webclean.model import default_model
 from webclean.page_type import _PRICE, LineTotals, _ld_types, element_census, item_runs, line_totals
 from webclean.parse import parse_html
@@ -513,3 +516,101 @@ def test_the_census_reads_the_subtree_of_its_root_and_every_itemtype_and_meta_in
 @given(_trees())
 def test_the_census_gives_the_python_counts_of_any_tree(tree):
     _census_both_ways(tree)
+
+
+# --- the lexicon's lookups (lexicon.NoiseLexicon.indices and line_indices) ----------------
+
+
+def _float_bits(value: Any) -> Any:
+    """``value`` with every float as its bits: -0.0 and 0.0 differ, as do NaNs."""
+    if isinstance(value, float):
+        return struct.pack("<d", value)
+    if isinstance(value, (list, tuple)):
+        return [_float_bits(item) for item in value]
+    if isinstance(value, np.ndarray):
+        return value.dtype, value.shape, value.tobytes()
+    return value
+
+
+def assert_same_bits(compiled: Any, python: Any) -> None:
+    assert _float_bits(compiled) == _float_bits(python)
+
+
+# A lexicon of a few words, marks and line keys in several scripts, with the heads of
+# the line keys that most lines open with and stop words among the ideographs.
+_SMALL_LEXICON = NoiseLexicon(
+    words={"share": 2.0, "分享": 3.0, "责任编辑": 2.5, "编辑": 1.0, "more": 0.25, "²x": 0.5, "ǆ": 1.5, "σας": 0.75,
+           "<email>": 4.0, "<url>": 3.5, "<phone>": 1.25, "0": 0.125},
+    marks={"|": 3.0, "，": 0.5, "<no-end>": 5.0},
+    stopwords=frozenset({"the", "of", "的", "在", "a", "ǆ"}),
+    lines={"=share this story": 9.0, "1<photo": 3.0, "2<photo 0": 4.5, "=责 任 编 辑": 6.0, "1<责": 1.0, "3<the end of": 0.5,
+           "1<0": 0.25, "=ǆ": 2.0, "=²x": 1.5},
+    line_key_tokens=3,
+)  # fmt: skip
+_LEXICON_TEXTS = [
+    "", " ", "Share this story", "share THIS story!", "Photo: John Smith / Reuters, 2024", "photo 12", "²x ²y",
+    "责任编辑：王小明", "责任编辑", "分享到微信 更多", "在北京的新闻", "ＳＨＡＲＥ　ｔｈｉｓ　ｓｔｏｒｙ", "Ǆ", "ǅ ǆ", "ΣΑΣ σας", "İstanbul",
+    "mail me: someone@example.com or call +86 10 1234 5678", "see www.example.org/page or https://a.b/c", "e.g. 3 cats",
+    "Now. Then w.x", "a.Com b.ıo", "call 010-12345678 today", "tel (555) 123 4567", "+1", "00x", "the end of it all",
+    "_under_score_ and 12_34", "١٢٣ digits ٤", "Ⅻ roman", "x" * 250, "photo " + "word " * 60, "photo" + " " * 300 + "x",
+    "the " * 45 + "end", "\u3000" * 50 + "photo", "é" * 39 + "a b", "a\u0301 e\u0301", "ﬁ ligature", "\U0001F600 emoji 分享",
+]
+
+
+def _lexicon_both_ways(lexicon: NoiseLexicon, texts: list[str]) -> None:
+    assert lexicon._compiled.indices(texts) is not None
+    assert lexicon._compiled.line_indices(texts) is not None
+    for method in (lexicon.indices, lexicon.line_indices):
+        compiled, python = both(method, texts)
+        assert_same_bits(compiled, python)
+
+
+@needs_core
+def test_the_lexicon_lookups_give_the_python_weights_of_written_texts():
+    for lexicon in (_SMALL_LEXICON, default_model("svm").lexicon):
+        _lexicon_both_ways(lexicon, _LEXICON_TEXTS)
+    assert _SMALL_LEXICON.line_indices(["Share this story", "photo 12 more"]) == [9.0, 4.5]
+
+
+@needs_core
+def test_the_lexicon_lookups_give_the_python_weights_of_the_golden_and_fuzz_lines():
+    lexicon = default_model("svm").lexicon
+    texts = [line.text for path in [*GOLDEN, *FUZZ] for line in segment(_page_body(path.read_bytes()))]
+    assert len(texts) > 1000
+    _lexicon_both_ways(lexicon, texts)
+    _lexicon_both_ways(_SMALL_LEXICON, texts)
+    _lexicon_both_ways(dataclasses.replace(lexicon, line_key_tokens=2), texts)
+
+
+@needs_core
+def test_the_lexicon_lookups_leave_what_they_do_not_handle_to_python():
+    odd = NoiseLexicon(words={"share": 2}, marks={}, lines={"=share": 0.0})  # an int weight, a weight of 0
+    assert odd._compiled.indices(["share"]) is None and odd._compiled.line_indices(["share"]) is None
+    assert both(odd.indices, ["share it"]) == ([(2.0, 0.0)],) * 2
+    assert odd._compiled.indices(["a", b"bytes"]) is None
+    texts = (text for text in ["Share this story", "分享"])  # any iterable
+    assert both(_SMALL_LEXICON.line_indices, list(texts)) == ([9.0, 0.0],) * 2
+
+
+_LEXICON_ALPHABET = "aAsSeE ōσΣς²ǅİ0١9_.,:@+/-w中文分享责任编辑的在\u3000！Ｓ（）\u0301ﬁ"
+
+
+@needs_core
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.text(alphabet=_LEXICON_ALPHABET, max_size=60), max_size=5), st.integers(1, 4))
+def test_the_lexicon_lookups_give_the_python_weights_of_any_text(texts, key_tokens):
+    _lexicon_both_ways(dataclasses.replace(_SMALL_LEXICON, line_key_tokens=key_tokens), texts)
+    _lexicon_both_ways(_SMALL_LEXICON, [text * 5 for text in texts])
+
+
+@needs_core
+def test_the_line_keys_are_cut_into_the_regular_expressions_tokens():
+    code_points = [*range(0x10000), *range(0x10000, sys.maxunicode + 1, 61)]
+    texts = [text for cp in code_points for text in (f"a{chr(cp)}a", f"{chr(cp)}b 7", f"{chr(cp) * 2} 1 x y")]
+    keys = {key for text in texts for key in line_keys(text)}
+    # A weight for every key that the Python path finds: a line the compiled path cuts
+    # otherwise looks up other keys, and finds another weight.
+    lexicon = NoiseLexicon(words={}, marks={}, lines={key: 1.0 + k for k, key in enumerate(sorted(keys))})
+    compiled, python = both(lexicon.line_indices, texts)
+    assert python.count(0.0) < len(texts) // 10
+    assert compiled == python

@@ -1,5 +1,5 @@
 # The compiled core's interface (webclean/_core.pyx), for mypy; webclean/core.py loads it.
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -68,3 +68,23 @@ class AttrMarks:
         names_gallery: Callable[[str], bool],
     ) -> None: ...
     def __call__(self, attrs: str) -> tuple[bool, bool, int, bool, bool]: ...
+
+class Lexicon:
+    def __init__(
+        self,
+        words: Mapping[str, float],
+        latin: Mapping[str, float],
+        stopwords: frozenset[str],
+        cjk_matcher: Any,
+        lines: Mapping[str, float],
+        heads: frozenset[str],
+        key_tokens: int,
+        leads: tuple[int, ...],
+        keyed_chars: int,
+        head_chars: int,
+        ideographs: tuple[tuple[int, int], ...],
+        nfkc: Callable[[str], str],
+        split_pseudo_words: Callable[[str], tuple[list[str], list[str]]],
+    ) -> None: ...
+    def indices(self, texts: list[str]) -> list[tuple[float, float]] | None: ...
+    def line_indices(self, texts: list[str]) -> list[float] | None: ...

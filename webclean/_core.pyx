@@ -521,3 +521,5 @@ def segment(_Element container not None, rules, settings):
 
 # page_type.py's walks: the runs of repeated items and the page's elements.
 include "_core_page.pxi"
+# lexicon.py's lookups over a page's texts.
+include "_core_lexicon.pxi"

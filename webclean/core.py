@@ -17,7 +17,10 @@ compiles:
   confidence.confidence_signals sums over the lines and the units, and its count of CJK
   ideographs;
 - ``_core.half_width``: tokenize.half_width, the full-width forms that NFKC makes ASCII;
-- ``_core.Trees``: classifier.TreeEnsemble.leaf_values, the walk of boosted trees.
+- ``_core.Trees``: classifier.TreeEnsemble.leaf_values, the walk of boosted trees;
+- ``_core.Lexicon``: lexicon.NoiseLexicon's lookups over a page's texts, its
+  ``indices`` (T and the stop-word density) and ``line_indices`` (the line lexicon's
+  weights).
 
 The Python functions stay: they are the reference, and they run where the extension
 is not built (the library says so once, a logging warning) or where

@@ -29,8 +29,9 @@ from typing import Any
 
 from ahocorasick_rs import AhoCorasick, MatchKind
 
+from webclean import core
 from webclean.config import LexiconConfig
-from webclean.text import CJK_IDEOGRAPHS
+from webclean.text import CJK_IDEOGRAPH_RANGES, CJK_IDEOGRAPHS
 from webclean.tokenize import NO_SENTENCE_END, PSEUDO_WORDS, cjk_chars, has_cjk, latin_words, nfkc, split_pseudo_words
 
 
@@ -151,7 +152,7 @@ class NoiseLexicon:
 
     # Built on first use from the fields, and not sent with them: the Spark job
     # broadcasts the model, and an automaton does not pickle.
-    _DERIVED = ("_latin_weights", "_cjk_matcher", "_line_heads")
+    _DERIVED = ("_latin_weights", "_cjk_matcher", "_line_heads", "_compiled")
 
     def __getstate__(self) -> dict[str, object]:
         # Unpickling puts the state back into __dict__, as a frozen dataclass needs.
@@ -193,6 +194,11 @@ class NoiseLexicon:
         A page's texts at once: the lexicon's tables and methods are looked up once,
         not once a text.
         """
+        if core.compiled is not None:  # one pass a text in C (webclean/_core_lexicon.pxi)
+            texts = texts if isinstance(texts, list) else list(texts)
+            found = self._compiled.indices(texts)
+            if found is not None:
+                return found
         weights = self.words
         latin = self._latin_weights.get
         stop = self.stopwords.__contains__
@@ -220,6 +226,11 @@ class NoiseLexicon:
 
         Every key of a line opens with its first token: a line whose first token opens
         no key of the lexicon (most lines of prose) is not cut into its keys."""
+        if core.compiled is not None:  # its tokens found in C (webclean/_core_lexicon.pxi)
+            texts = texts if isinstance(texts, list) else list(texts)
+            weights = self._compiled.line_indices(texts)
+            if weights is not None:
+                return weights
         get, heads, key_tokens = self.lines.get, self._line_heads, self.line_key_tokens
         out: list[float] = []
         for text in texts:
@@ -246,6 +257,16 @@ class NoiseLexicon:
     def _line_heads(self) -> frozenset[str]:
         """The first tokens of the line lexicon's keys (``=a b`` and ``2<a b`` open with ``a``)."""
         return frozenset(key.partition("<")[2].split(" ")[0] if key[1:2] == "<" else key[1:].split(" ")[0] for key in self.lines)
+
+    @cached_property
+    def _compiled(self) -> Any:
+        """The compiled core's tables of the lexicon (_core.Lexicon): its fields and
+        what it derives from them, with the rules of its lookups."""
+        assert core.compiled is not None
+        return core.compiled.Lexicon(
+            self.words, self._latin_weights, self.stopwords, self._cjk_matcher, self.lines, self._line_heads,
+            self.line_key_tokens, LINE_LEADS, _KEYED_CHARS, _HEAD_CHARS, CJK_IDEOGRAPH_RANGES, nfkc, split_pseudo_words,
+        )  # fmt: skip
 
     @cached_property
     def _latin_weights(self) -> dict[str, float]:

@@ -1,0 +1,296 @@
+# The noise lexicon's lookups over a page's texts (lexicon.NoiseLexicon.indices and
+# line_indices), included in webclean/_core.pyx after _core_page.pxi: the same module,
+# its cimports and helpers (_Ranges, _read_ranges) in scope. A text is read where Python
+# keeps it; what Python does best (NFKC, lower-casing, the e-mail, URL and phone
+# pattern, the automaton of CJK words) the Python functions handed over still do.
+
+from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISDIGIT, PyUnicode_GET_LENGTH
+
+cdef extern from "Python.h":
+    bint PyUnicode_IS_ASCII(object text)
+
+
+cdef inline bint _in_ranges(Py_UCS4 ch, const _Ranges* ranges) noexcept nogil:
+    cdef Py_ssize_t k
+    for k in range(ranges.n):
+        if ranges.lows[k] <= ch <= ranges.highs[k]:
+            return True
+    return False
+
+
+cdef inline int _token_class(Py_UCS4 ch, const _Ranges* ideographs) noexcept:
+    """Which alternative of lexicon._KEY_TOKEN_RE ``ch`` opens: 1 a CJK ideograph, 2 a
+    run of word characters other than digits, "_" and ideographs, 3 a run of digits (the
+    regular expression's \\d, Python's isdecimal; its \\w is isalnum or "_"); 0 none."""
+    if _in_ranges(ch, ideographs):
+        return 1
+    if Py_UNICODE_ISDECIMAL(ch):
+        return 3
+    if Py_UNICODE_ISALNUM(ch):
+        return 2
+    return 0
+
+
+cdef Py_ssize_t _key_tokens(str text, Py_ssize_t* starts, Py_ssize_t* ends, Py_ssize_t limit, const _Ranges* ideographs) noexcept:
+    """Where the first ``limit`` tokens of lexicon._KEY_TOKEN_RE lie in ``text``, and how many there are."""
+    cdef int kind = PyUnicode_KIND(text), opened
+    cdef const void* data = PyUnicode_DATA(text)
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0, found = 0
+    while i < n and found < limit:
+        opened = _token_class(PyUnicode_READ(kind, data, i), ideographs)
+        if opened == 0:
+            i += 1
+            continue
+        starts[found] = i
+        i += 1
+        if opened != 1:
+            while i < n and _token_class(PyUnicode_READ(kind, data, i), ideographs) == opened:
+                i += 1
+        ends[found] = i
+        found += 1
+    return found
+
+
+cdef inline double _added(list terms):
+    """Python's sum of ``terms`` (floats), 0.0 for none. Two floats add as C adds them,
+    whichever way Python sums; more are left to Python's sum (exact from 3.12 on)."""
+    cdef Py_ssize_t n = len(terms)
+    if n == 0:
+        return 0.0
+    if n == 1:
+        return <double> terms[0]
+    if n == 2:
+        return <double> terms[0] + <double> terms[1]
+    return <double> sum(terms)
+
+
+cdef bint _exact_weights(weights):
+    """Whether every weight is a float above 0 and finite: the lookups below leave out
+    the missing words' 0.0 (which changes no sum) and take the heaviest key's weight."""
+    if type(weights) is not dict:
+        return False
+    for value in (<dict> weights).values():
+        if type(value) is not float or not (0.0 < <double> value < float("inf")):
+            return False
+    return True
+
+
+cdef class Lexicon:
+    """A NoiseLexicon's tables (its fields, and what it derives from them), for the
+    lookups of :meth:`indices` and :meth:`line_indices`: exactly NoiseLexicon's. They
+    return None where a text is no str or the tables hold what they do not handle (a
+    weight that is no float above 0; then the Python methods run).
+
+    ``pseudo_hints`` says where lexicon's split_pseudo_words may find an e-mail, a URL
+    or a phone: where the text, NFKC, holds "@", "://", "w." or "W.", "." before a
+    letter that can open a domain's ending (or any character beyond ASCII), "+" before a
+    digit, or three digits in a row (tokenize's hints all need one of these); the text
+    whole, NFKC, is its one piece elsewhere, which is what split_pseudo_words gives.
+    """
+
+    cdef dict words, latin, lines
+    cdef frozenset stopwords, heads
+    cdef object cjk_matcher, nfkc, split_pseudo_words
+    cdef tuple leads
+    cdef Py_ssize_t key_tokens, keyed_chars, head_chars
+    cdef _Ranges ideographs
+    cdef bint exact
+    cdef Py_ssize_t stop_low, stop_high
+    cdef unsigned char* stop_ideographs  # a bit for each ideograph from stop_low up that is a stop word
+    cdef Py_ssize_t* starts
+    cdef Py_ssize_t* ends
+
+    def __cinit__(self):
+        self.stop_ideographs = NULL
+        self.starts = NULL
+        self.ends = NULL
+
+    def __init__(self, words, latin, stopwords, cjk_matcher, lines, frozenset heads not None, Py_ssize_t key_tokens,
+                 tuple leads not None, Py_ssize_t keyed_chars, Py_ssize_t head_chars, tuple ideographs not None, nfkc,
+                 split_pseudo_words):
+        cdef Py_ssize_t ch
+        if not _read_ranges(&self.ideographs, ideographs):
+            raise ValueError(f"more than {_MAX_RANGES} ranges")
+        self.exact = (
+            _exact_weights(words) and _exact_weights(latin) and _exact_weights(lines) and type(stopwords) is frozenset
+            and key_tokens >= 0 and all(type(k) is int and k >= 0 for k in leads)
+        )
+        if not self.exact:
+            return
+        self.words, self.latin, self.lines, self.stopwords, self.heads = words, latin, lines, stopwords, heads
+        self.cjk_matcher, self.nfkc, self.split_pseudo_words = cjk_matcher, nfkc, split_pseudo_words
+        self.leads, self.key_tokens, self.keyed_chars, self.head_chars = leads, key_tokens, keyed_chars, head_chars
+        self.starts = <Py_ssize_t*> malloc((key_tokens + 2) * sizeof(Py_ssize_t))
+        self.ends = <Py_ssize_t*> malloc((key_tokens + 2) * sizeof(Py_ssize_t))
+        if self.starts is NULL or self.ends is NULL:
+            raise MemoryError()
+        self.stop_low, self.stop_high = 0x10FFFF, 0
+        ideograph_stops = [ord(word) for word in stopwords if len(word) == 1 and _in_ranges(ord(word), &self.ideographs)]
+        for ch in ideograph_stops:
+            self.stop_low, self.stop_high = min(self.stop_low, ch), max(self.stop_high, ch)
+        if ideograph_stops:
+            self.stop_ideographs = <unsigned char*> calloc((self.stop_high - self.stop_low) // 8 + 1, 1)
+            if self.stop_ideographs is NULL:
+                raise MemoryError()
+            for ch in ideograph_stops:
+                self.stop_ideographs[(ch - self.stop_low) >> 3] |= 1 << ((ch - self.stop_low) & 7)
+
+    def __dealloc__(self):
+        free(self.stop_ideographs)
+        free(self.starts)
+        free(self.ends)
+
+    cdef inline bint _stop_ideograph(self, Py_UCS4 ch) noexcept:
+        cdef Py_ssize_t at = <Py_ssize_t> ch - self.stop_low
+        if self.stop_ideographs is NULL or at < 0 or <Py_ssize_t> ch > self.stop_high:
+            return False
+        return (self.stop_ideographs[at >> 3] >> (at & 7)) & 1
+
+    cdef str _lowered(self, str text):
+        """``nfkc(text).lower()``: an ASCII text is NFKC already."""
+        if PyUnicode_IS_ASCII(text):
+            return text.lower()
+        return (<str> self.nfkc(text)).lower()
+
+    def indices(self, list texts not None):
+        """NoiseLexicon.indices: T of each text and its stop-word density."""
+        cdef list out = [], terms = []
+        cdef str text, plain, piece
+        cdef double total
+        cdef Py_ssize_t n, i, start, hits, count
+        cdef int kind
+        cdef const void* data
+        cdef Py_UCS4 ch
+        cdef bint any_ideograph
+        if not self.exact:
+            return None
+        for item in texts:
+            if type(item) is not str:
+                return None
+            text = <str> item
+            plain = text if PyUnicode_IS_ASCII(text) else <str> self.nfkc(text)
+            total = 0.0
+            if _pseudo_hints(plain):
+                pieces, pseudo = self.split_pseudo_words(text)
+                if pseudo:
+                    terms = [value for value in map(self.words.get, pseudo) if value is not None]
+                    total = _added(terms)
+                    plain = " ".join(pieces)
+                else:
+                    plain = pieces[0]
+            plain = plain.lower()
+            kind, data, n = PyUnicode_KIND(plain), PyUnicode_DATA(plain), PyUnicode_GET_LENGTH(plain)
+            terms = []
+            hits = count = 0
+            any_ideograph = False
+            i = 0
+            while i < n:
+                ch = PyUnicode_READ(kind, data, i)
+                if _in_ranges(ch, &self.ideographs):
+                    any_ideograph = True
+                    i += 1
+                    continue
+                if not Py_UNICODE_ISALNUM(ch):
+                    i += 1
+                    continue
+                start = i
+                i += 1
+                while i < n:
+                    ch = PyUnicode_READ(kind, data, i)
+                    if not Py_UNICODE_ISALNUM(ch) or _in_ranges(ch, &self.ideographs):
+                        break
+                    i += 1
+                word = plain[start:i]
+                value = self.latin.get(word)
+                if value is not None:
+                    terms.append(value)
+                hits += word in self.stopwords
+                count += 1
+            total += _added(terms)
+            if any_ideograph:
+                if self.cjk_matcher is not None:
+                    terms = [self.words[word] for word in self.cjk_matcher.find_matches_as_strings(plain)]
+                    total += _added(terms)
+                for i in range(n):
+                    ch = PyUnicode_READ(kind, data, i)
+                    if _in_ranges(ch, &self.ideographs):
+                        hits += self._stop_ideograph(ch)
+                        count += 1
+            out.append((total, hits / <double> count if count else 0.0))
+        return out
+
+    def line_indices(self, list texts not None):
+        """NoiseLexicon.line_indices: the weight of each text's heaviest line key."""
+        cdef list out = []
+        if not self.exact:
+            return None
+        for item in texts:
+            if type(item) is not str:
+                return None
+            if not self.heads or self._opens_with_none_of(<str> item):
+                out.append(0.0)
+            else:
+                out.append(self._heaviest_key(<str> item))
+        return out
+
+    cdef bint _opens_with_none_of(self, str text) except -1:
+        """lexicon._opens_with_none_of."""
+        cdef str head = self._lowered(text[: self.head_chars])
+        cdef Py_ssize_t start, end
+        if _key_tokens(head, &start, &end, 1, &self.ideographs) == 0:
+            return len(text) <= self.head_chars
+        return end < len(head) and self._key_token(head, start, end) not in self.heads
+
+    cdef inline str _key_token(self, str text, Py_ssize_t start, Py_ssize_t end):
+        """lexicon._key_token of ``text[start:end]``."""
+        if Py_UNICODE_ISDIGIT(text[start]):
+            return "0"
+        return text[start:end]
+
+    cdef double _heaviest_key(self, str text) except -1.0:
+        """The heaviest weight of lexicon.line_keys(text, key_tokens) in the line lexicon, 0.0 for none."""
+        cdef Py_ssize_t limit = self.key_tokens + 2, found, k
+        cdef str lowered = self._lowered(text[: self.keyed_chars])
+        cdef double heaviest = 0.0
+        cdef list tokens
+        found = _key_tokens(lowered, self.starts, self.ends, limit, &self.ideographs)
+        if found <= self.key_tokens + 1 and len(text) > self.keyed_chars:
+            lowered = self._lowered(text)
+            found = _key_tokens(lowered, self.starts, self.ends, limit, &self.ideographs)
+        found = min(found, self.key_tokens + 1)
+        tokens = [self._key_token(lowered, self.starts[k], self.ends[k]) for k in range(found)]
+        keys = [f"={' '.join(tokens)}"] if 0 < found <= self.key_tokens else []
+        keys.extend([f"{k}<{' '.join(tokens[:k])}" for k in self.leads if found > k])
+        for key in keys:
+            value = self.lines.get(key)
+            if value is not None and <double> value > heaviest:
+                heaviest = value
+        return heaviest
+
+
+cdef bint _pseudo_hints(str text) noexcept:
+    """Where split_pseudo_words may find a pseudo-word in ``text`` (NFKC): Lexicon's doc."""
+    cdef int kind = PyUnicode_KIND(text)
+    cdef const void* data = PyUnicode_DATA(text)
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), i, digits = 0
+    cdef Py_UCS4 ch, after
+    for i in range(n):
+        ch = PyUnicode_READ(kind, data, i)
+        if Py_UNICODE_ISDECIMAL(ch):
+            digits += 1
+            if digits == 3:
+                return True
+            continue
+        digits = 0
+        after = PyUnicode_READ(kind, data, i + 1) if i + 1 < n else 0
+        if ch == u"@":
+            return True
+        if ch == u"." and (after > 127 or after in u"cnogeidufjCNOGEIDUFJ"):
+            return True
+        if (ch == u"w" or ch == u"W") and after == u".":
+            return True
+        if ch == u":" and after == u"/" and i + 2 < n and PyUnicode_READ(kind, data, i + 2) == u"/":
+            return True
+        if ch == u"+" and after and Py_UNICODE_ISDECIMAL(after):
+            return True
+    return False
