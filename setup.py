@@ -26,8 +26,15 @@ def extensions() -> list[Extension]:
     core = Extension(
         "webclean._core",
         ["webclean/_core.pyx"],
-        # _core_page.pxi and _core_lexicon.pxi included by _core.pyx, the other two by _core_page.pxi
-        depends=["webclean/_core_page.pxi", "webclean/_core_sums.pxi", "webclean/_core_trees.pxi", "webclean/_core_lexicon.pxi"],
+        # included by _core.pyx: _core_page.pxi (which includes _core_sums.pxi and _core_trees.pxi)
+        # and _core_lexicon.pxi (which includes _core_text.pxi)
+        depends=[
+            "webclean/_core_page.pxi",
+            "webclean/_core_sums.pxi",
+            "webclean/_core_trees.pxi",
+            "webclean/_core_lexicon.pxi",
+            "webclean/_core_text.pxi",
+        ],
         include_dirs=lxml.get_include(),  # lxml's public C API and libxml2's headers
         # Each product and sum rounded on its own, as Python rounds them: a fused
         # multiply-add would change the last bit of a sum the Python path makes.

@@ -27,17 +27,19 @@ from lxml import etree, html
 
 import webclean
 from webclean import core
+from webclean import line_features
 from webclean import segment as segment_module
 from webclean.cli import main
 from webclean.config import Config, LinesConfig, PageTypeConfig
 from webclean.extract import ClassifiedPage, classify_page, extract, page_confidence_signals
+from webclean.features import feature_matrix
 from webclean.lexicon import NoiseLexicon, line_keys
 from webclean.model import default_model
 from webclean.page_type import _PRICE, LineTotals, _ld_types, element_census, item_runs, line_totals
 from webclean.parse import parse_html
 from webclean.segment import Line, drop_hidden, segment
 from webclean.text import CJK_IDEOGRAPH_RANGES, CJK_RE
-from webclean.tokenize import half_width, nfkc
+from webclean.tokenize import half_width, nfkc, split_sentences
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = sorted((REPO / "tests" / "golden").glob("*/source.html"))
@@ -558,8 +560,8 @@ _LEXICON_TEXTS = [
 
 
 def _lexicon_both_ways(lexicon: NoiseLexicon, texts: list[str]) -> None:
-    assert lexicon._compiled.indices(texts) is not None
-    assert lexicon._compiled.line_indices(texts) is not None
+    assert lexicon.core_tables.indices(texts) is not None
+    assert lexicon.core_tables.line_indices(texts) is not None
     for method in (lexicon.indices, lexicon.line_indices):
         compiled, python = both(method, texts)
         assert_same_bits(compiled, python)
@@ -585,9 +587,9 @@ def test_the_lexicon_lookups_give_the_python_weights_of_the_golden_and_fuzz_line
 @needs_core
 def test_the_lexicon_lookups_leave_what_they_do_not_handle_to_python():
     odd = NoiseLexicon(words={"share": 2}, marks={}, lines={"=share": 0.0})  # an int weight, a weight of 0
-    assert odd._compiled.indices(["share"]) is None and odd._compiled.line_indices(["share"]) is None
+    assert odd.core_tables.indices(["share"]) is None and odd.core_tables.line_indices(["share"]) is None
     assert both(odd.indices, ["share it"]) == ([(2.0, 0.0)],) * 2
-    assert odd._compiled.indices(["a", b"bytes"]) is None
+    assert odd.core_tables.indices(["a", b"bytes"]) is None
     texts = (text for text in ["Share this story", "分享"])  # any iterable
     assert both(_SMALL_LEXICON.line_indices, list(texts)) == ([9.0, 0.0],) * 2
 
@@ -614,3 +616,78 @@ def test_the_line_keys_are_cut_into_the_regular_expressions_tokens():
     compiled, python = both(lexicon.line_indices, texts)
     assert python.count(0.0) < len(texts) // 10
     assert compiled == python
+
+
+# --- the text columns of method svm's features (line_features._text_columns) ------------
+
+_COLUMN_TEXTS = [
+    *_LEXICON_TEXTS, "Release Date:", "Release Date：  ", "Read more...", "Read more… \u3000", "Home | News · Sport",
+    "“Quoted.”", "He said “no.” ", "(See above.)\n", "End?）」 ", "It ends;", "_", "$ 5 ± 2 % §", "ＡＢＣ ａｂｃ １２３", "\x00\x1f\x7f",
+    "a\u00a0b\u2028c", "E=mc²", "no marks at all", "！？。", "…", "Dr. Who. Yes! No? 好。好！", "\U0001d400\U0001f600?",
+]
+
+
+def _columns_both_ways(lexicon: NoiseLexicon, texts: list[str]) -> np.ndarray:
+    out = np.empty((len(texts), len(line_features._TEXT_COLUMN_NAMES)))
+    assert _core.text_columns(texts, lexicon.core_tables, line_features._TEXT_RULES, out) is not None
+    compiled, python = both(line_features._text_columns, texts, lexicon)
+    assert compiled.shape == python.shape == out.shape
+    assert compiled.tobytes() == python.tobytes()
+    return python
+
+
+@needs_core
+def test_the_text_columns_give_the_python_columns_of_written_texts():
+    for lexicon in (_SMALL_LEXICON, default_model("svm").lexicon, NoiseLexicon(words={}, marks={})):
+        columns = _columns_both_ways(lexicon, _COLUMN_TEXTS)
+    assert columns[:, 8].sum() >= 2 and columns[:, 10].sum() >= 2 and columns[:, 13].sum() >= 1
+
+
+@needs_core
+def test_the_text_columns_give_the_python_columns_of_the_golden_and_fuzz_lines_and_their_sentences():
+    lexicon = default_model("svm").lexicon
+    for path in [*GOLDEN, *FUZZ]:
+        texts = [line.text for line in segment(_page_body(path.read_bytes()))]
+        if texts:
+            _columns_both_ways(lexicon, texts)
+            _columns_both_ways(lexicon, [sentence for text in texts for sentence in split_sentences(text)])
+
+
+@needs_core
+def test_the_feature_matrix_is_the_python_matrix_on_the_golden_pages():
+    config, model = Config(), default_model("svm")
+    for path in GOLDEN:
+        units = classify_page(path.read_bytes(), config, model).located.units
+        compiled, python = both(feature_matrix, units, model.lexicon, "rich")
+        assert compiled.tobytes() == python.tobytes(), path.parent.name
+
+
+@needs_core
+def test_the_text_columns_leave_what_they_do_not_handle_to_python():
+    lexicon = default_model("svm").lexicon
+    out = np.empty((1, len(line_features._TEXT_COLUMN_NAMES)))
+    assert _core.text_columns(["a\ud800b"], lexicon.core_tables, line_features._TEXT_RULES, out) is None  # no UTF-8
+    with pytest.raises(UnicodeEncodeError):  # the Python path's error, as it raises it
+        line_features._text_columns(["a\ud800b"], lexicon)
+    assert _core.text_columns([], lexicon.core_tables, line_features._TEXT_RULES, out[:0]) is None
+    odd = NoiseLexicon(words={}, marks={"|": 1})  # an int weight
+    compiled, python = both(line_features._text_columns, ["a | b"], odd)
+    assert compiled.tobytes() == python.tobytes()
+
+
+_COLUMN_ALPHABET = _LEXICON_ALPHABET + "|·…:：!?？。”）」 \n\t\u00a0$%_ABZabz09"
+
+
+@needs_core
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.text(alphabet=_COLUMN_ALPHABET, max_size=40), min_size=1, max_size=5))
+def test_the_text_columns_give_the_python_columns_of_any_text(texts):
+    _columns_both_ways(_SMALL_LEXICON, texts)
+    _columns_both_ways(default_model("svm").lexicon, texts)
+
+
+@needs_core
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(max_size=30), min_size=1, max_size=4))
+def test_the_text_columns_give_the_python_columns_of_any_unicode(texts):
+    _columns_both_ways(_SMALL_LEXICON, texts)

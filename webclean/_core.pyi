@@ -6,7 +6,7 @@ import numpy as np
 from lxml import etree
 
 from webclean.config import LinesConfig
-from webclean.core import SegmentRules
+from webclean.core import SegmentRules, TextRules
 
 def segment(container: etree._Element, rules: SegmentRules, settings: LinesConfig) -> list[Any] | None: ...
 def _is_space(cp: str | int) -> bool: ...
@@ -74,6 +74,7 @@ class Lexicon:
         self,
         words: Mapping[str, float],
         latin: Mapping[str, float],
+        marks: Mapping[str, float],
         stopwords: frozenset[str],
         cjk_matcher: Any,
         lines: Mapping[str, float],
@@ -88,3 +89,5 @@ class Lexicon:
     ) -> None: ...
     def indices(self, texts: list[str]) -> list[tuple[float, float]] | None: ...
     def line_indices(self, texts: list[str]) -> list[float] | None: ...
+
+def text_columns(texts: list[str], lexicon: Lexicon, rules: TextRules, out: np.ndarray) -> np.ndarray | None: ...

@@ -77,7 +77,8 @@ cdef bint _exact_weights(weights):
 
 cdef class Lexicon:
     """A NoiseLexicon's tables (its fields, and what it derives from them), for the
-    lookups of :meth:`indices` and :meth:`line_indices`: exactly NoiseLexicon's. They
+    lookups of :meth:`indices` and :meth:`line_indices`, exactly NoiseLexicon's, and
+    for text_columns (_core_text.pxi), which reads the marks' weights too. They
     return None where a text is no str or the tables hold what they do not handle (a
     weight that is no float above 0; then the Python methods run).
 
@@ -88,7 +89,7 @@ cdef class Lexicon:
     whole, NFKC, is its one piece elsewhere, which is what split_pseudo_words gives.
     """
 
-    cdef dict words, latin, lines
+    cdef dict words, latin, marks, lines
     cdef frozenset stopwords, heads
     cdef object cjk_matcher, nfkc, split_pseudo_words
     cdef tuple leads
@@ -105,19 +106,20 @@ cdef class Lexicon:
         self.starts = NULL
         self.ends = NULL
 
-    def __init__(self, words, latin, stopwords, cjk_matcher, lines, frozenset heads not None, Py_ssize_t key_tokens,
+    def __init__(self, words, latin, marks, stopwords, cjk_matcher, lines, frozenset heads not None, Py_ssize_t key_tokens,
                  tuple leads not None, Py_ssize_t keyed_chars, Py_ssize_t head_chars, tuple ideographs not None, nfkc,
                  split_pseudo_words):
         cdef Py_ssize_t ch
         if not _read_ranges(&self.ideographs, ideographs):
             raise ValueError(f"more than {_MAX_RANGES} ranges")
         self.exact = (
-            _exact_weights(words) and _exact_weights(latin) and _exact_weights(lines) and type(stopwords) is frozenset
+            _exact_weights(words) and _exact_weights(latin) and _exact_weights(marks) and _exact_weights(lines)
+            and type(stopwords) is frozenset
             and key_tokens >= 0 and all(type(k) is int and k >= 0 for k in leads)
         )
         if not self.exact:
             return
-        self.words, self.latin, self.lines, self.stopwords, self.heads = words, latin, lines, stopwords, heads
+        self.words, self.latin, self.marks, self.lines, self.stopwords, self.heads = words, latin, marks, lines, stopwords, heads
         self.cjk_matcher, self.nfkc, self.split_pseudo_words = cjk_matcher, nfkc, split_pseudo_words
         self.leads, self.key_tokens, self.keyed_chars, self.head_chars = leads, key_tokens, keyed_chars, head_chars
         self.starts = <Py_ssize_t*> malloc((key_tokens + 2) * sizeof(Py_ssize_t))
@@ -154,69 +156,15 @@ cdef class Lexicon:
 
     def indices(self, list texts not None):
         """NoiseLexicon.indices: T of each text and its stop-word density."""
-        cdef list out = [], terms = []
-        cdef str text, plain, piece
-        cdef double total
-        cdef Py_ssize_t n, i, start, hits, count
-        cdef int kind
-        cdef const void* data
-        cdef Py_UCS4 ch
-        cdef bint any_ideograph
+        cdef list out = []
+        cdef double t, density
         if not self.exact:
             return None
-        for item in texts:
-            if type(item) is not str:
+        for text in texts:
+            if type(text) is not str:
                 return None
-            text = <str> item
-            plain = text if PyUnicode_IS_ASCII(text) else <str> self.nfkc(text)
-            total = 0.0
-            if _pseudo_hints(plain):
-                pieces, pseudo = self.split_pseudo_words(text)
-                if pseudo:
-                    terms = [value for value in map(self.words.get, pseudo) if value is not None]
-                    total = _added(terms)
-                    plain = " ".join(pieces)
-                else:
-                    plain = pieces[0]
-            plain = plain.lower()
-            kind, data, n = PyUnicode_KIND(plain), PyUnicode_DATA(plain), PyUnicode_GET_LENGTH(plain)
-            terms = []
-            hits = count = 0
-            any_ideograph = False
-            i = 0
-            while i < n:
-                ch = PyUnicode_READ(kind, data, i)
-                if _in_ranges(ch, &self.ideographs):
-                    any_ideograph = True
-                    i += 1
-                    continue
-                if not Py_UNICODE_ISALNUM(ch):
-                    i += 1
-                    continue
-                start = i
-                i += 1
-                while i < n:
-                    ch = PyUnicode_READ(kind, data, i)
-                    if not Py_UNICODE_ISALNUM(ch) or _in_ranges(ch, &self.ideographs):
-                        break
-                    i += 1
-                word = plain[start:i]
-                value = self.latin.get(word)
-                if value is not None:
-                    terms.append(value)
-                hits += word in self.stopwords
-                count += 1
-            total += _added(terms)
-            if any_ideograph:
-                if self.cjk_matcher is not None:
-                    terms = [self.words[word] for word in self.cjk_matcher.find_matches_as_strings(plain)]
-                    total += _added(terms)
-                for i in range(n):
-                    ch = PyUnicode_READ(kind, data, i)
-                    if _in_ranges(ch, &self.ideographs):
-                        hits += self._stop_ideograph(ch)
-                        count += 1
-            out.append((total, hits / <double> count if count else 0.0))
+            self._index(<str> text, &t, &density)
+            out.append((t, density))
         return out
 
     def line_indices(self, list texts not None):
@@ -224,14 +172,74 @@ cdef class Lexicon:
         cdef list out = []
         if not self.exact:
             return None
-        for item in texts:
-            if type(item) is not str:
+        for text in texts:
+            if type(text) is not str:
                 return None
-            if not self.heads or self._opens_with_none_of(<str> item):
-                out.append(0.0)
-            else:
-                out.append(self._heaviest_key(<str> item))
+            out.append(self._line_weight(<str> text))
         return out
+
+    cdef int _index(self, str text, double* t, double* density) except -1:
+        """T of ``text`` and its stop-word density (NoiseLexicon.indices)."""
+        cdef list terms
+        cdef str plain
+        cdef double total = 0.0
+        cdef Py_ssize_t n, i, start, hits = 0, count = 0
+        cdef int kind
+        cdef const void* data
+        cdef Py_UCS4 ch
+        cdef bint any_ideograph = False
+        plain = text if PyUnicode_IS_ASCII(text) else <str> self.nfkc(text)
+        if _pseudo_hints(plain):
+            pieces, pseudo = self.split_pseudo_words(text)
+            if pseudo:
+                total = _added([value for value in map(self.words.get, pseudo) if value is not None])
+                plain = " ".join(pieces)
+            else:
+                plain = pieces[0]
+        plain = plain.lower()
+        kind, data, n = PyUnicode_KIND(plain), PyUnicode_DATA(plain), PyUnicode_GET_LENGTH(plain)
+        terms = []
+        i = 0
+        while i < n:
+            ch = PyUnicode_READ(kind, data, i)
+            if _in_ranges(ch, &self.ideographs):
+                any_ideograph = True
+                i += 1
+                continue
+            if not Py_UNICODE_ISALNUM(ch):
+                i += 1
+                continue
+            start = i
+            i += 1
+            while i < n:
+                ch = PyUnicode_READ(kind, data, i)
+                if not Py_UNICODE_ISALNUM(ch) or _in_ranges(ch, &self.ideographs):
+                    break
+                i += 1
+            word = plain[start:i]
+            value = self.latin.get(word)
+            if value is not None:
+                terms.append(value)
+            hits += word in self.stopwords
+            count += 1
+        total += _added(terms)
+        if any_ideograph:
+            if self.cjk_matcher is not None:
+                total += _added([self.words[word] for word in self.cjk_matcher.find_matches_as_strings(plain)])
+            for i in range(n):
+                ch = PyUnicode_READ(kind, data, i)
+                if _in_ranges(ch, &self.ideographs):
+                    hits += self._stop_ideograph(ch)
+                    count += 1
+        t[0] = total
+        density[0] = hits / <double> count if count else 0.0
+        return 0
+
+    cdef double _line_weight(self, str text) except -1.0:
+        """NoiseLexicon.line_indices's weight of ``text``."""
+        if not self.heads or self._opens_with_none_of(text):
+            return 0.0
+        return self._heaviest_key(text)
 
     cdef bint _opens_with_none_of(self, str text) except -1:
         """lexicon._opens_with_none_of."""
@@ -294,3 +302,6 @@ cdef bint _pseudo_hints(str text) noexcept:
         if ch == u"+" and after and Py_UNICODE_ISDECIMAL(after):
             return True
     return False
+
+
+include "_core_text.pxi"

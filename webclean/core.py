@@ -20,7 +20,9 @@ compiles:
 - ``_core.Trees``: classifier.TreeEnsemble.leaf_values, the walk of boosted trees;
 - ``_core.Lexicon``: lexicon.NoiseLexicon's lookups over a page's texts, its
   ``indices`` (T and the stop-word density) and ``line_indices`` (the line lexicon's
-  weights).
+  weights);
+- ``_core.text_columns``: line_features._text_columns, the text columns of method
+  svm's features.
 
 The Python functions stay: they are the reference, and they run where the extension
 is not built (the library says so once, a logging warning) or where
@@ -32,11 +34,11 @@ from __future__ import annotations
 import importlib
 import logging
 import os
-from collections.abc import Callable, Container, Mapping
+from collections.abc import Callable, Collection, Container, Mapping
 from types import ModuleType
 from typing import Any, NamedTuple
 
-__all__ = ["PURE_VARIABLE", "SegmentRules", "compiled", "name"]
+__all__ = ["PURE_VARIABLE", "SegmentRules", "TextRules", "compiled", "name"]
 
 # Set (to anything but "" or "0") when webclean is imported: the Python path runs.
 PURE_VARIABLE = "WEBCLEAN_PURE"
@@ -91,3 +93,28 @@ class SegmentRules(NamedTuple):
     line: Callable[..., Any]
     holds_story: Callable[..., object]
     kind: Callable[[Any, float, float], str]
+
+
+class TextRules(NamedTuple):
+    """What the compiled text_columns reads of line_features.py's and tokenize.py's
+    rules, in this order, handed over, not copied: how tokenize.marks_of asks whether a
+    character is a mark (its cache, then the function that fills it), the marks of
+    tokenize.ends_sentence, tokenize.sentence_ends, line_features' classes of ASCII
+    bytes (a translation table and the byte of each class), its address pattern's
+    search, the endings of a label and of a teaser cut short, the bars, and the
+    lexicon's key of a text that does not end like a sentence."""
+
+    is_mark: Mapping[str, bool]
+    learn_mark: Callable[[str], bool]
+    closers: Collection[str]
+    sentence_final: Collection[str]
+    sentence_ends: Callable[[str], int]
+    byte_classes: bytes
+    capital: bytes
+    small: bytes
+    digit: bytes
+    address: Callable[[str], object]
+    label_ends: tuple[str, ...]
+    cut_short_ends: tuple[str, ...]
+    bars: tuple[str, ...]
+    no_end: str

@@ -152,7 +152,7 @@ class NoiseLexicon:
 
     # Built on first use from the fields, and not sent with them: the Spark job
     # broadcasts the model, and an automaton does not pickle.
-    _DERIVED = ("_latin_weights", "_cjk_matcher", "_line_heads", "_compiled")
+    _DERIVED = ("_latin_weights", "_cjk_matcher", "_line_heads", "core_tables")
 
     def __getstate__(self) -> dict[str, object]:
         # Unpickling puts the state back into __dict__, as a frozen dataclass needs.
@@ -196,7 +196,7 @@ class NoiseLexicon:
         """
         if core.compiled is not None:  # one pass a text in C (webclean/_core_lexicon.pxi)
             texts = texts if isinstance(texts, list) else list(texts)
-            found = self._compiled.indices(texts)
+            found = self.core_tables.indices(texts)
             if found is not None:
                 return found
         weights = self.words
@@ -228,7 +228,7 @@ class NoiseLexicon:
         no key of the lexicon (most lines of prose) is not cut into its keys."""
         if core.compiled is not None:  # its tokens found in C (webclean/_core_lexicon.pxi)
             texts = texts if isinstance(texts, list) else list(texts)
-            weights = self._compiled.line_indices(texts)
+            weights = self.core_tables.line_indices(texts)
             if weights is not None:
                 return weights
         get, heads, key_tokens = self.lines.get, self._line_heads, self.line_key_tokens
@@ -259,12 +259,13 @@ class NoiseLexicon:
         return frozenset(key.partition("<")[2].split(" ")[0] if key[1:2] == "<" else key[1:].split(" ")[0] for key in self.lines)
 
     @cached_property
-    def _compiled(self) -> Any:
+    def core_tables(self) -> Any:
         """The compiled core's tables of the lexicon (_core.Lexicon): its fields and
-        what it derives from them, with the rules of its lookups."""
+        what it derives from them, with the rules of its lookups. Only where the
+        compiled core runs (core.compiled)."""
         assert core.compiled is not None
         return core.compiled.Lexicon(
-            self.words, self._latin_weights, self.stopwords, self._cjk_matcher, self.lines, self._line_heads,
+            self.words, self._latin_weights, self.marks, self.stopwords, self._cjk_matcher, self.lines, self._line_heads,
             self.line_key_tokens, LINE_LEADS, _KEYED_CHARS, _HEAD_CHARS, CJK_IDEOGRAPH_RANGES, nfkc, split_pseudo_words,
         )  # fmt: skip
 

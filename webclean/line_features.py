@@ -14,11 +14,12 @@ from itertools import accumulate, islice, repeat
 import numpy as np
 from lxml import etree
 
+from webclean import core, tokenize
 from webclean.config import LinesConfig
 from webclean.lexicon import NoiseLexicon
 from webclean.segment import ANCESTOR_GROUPS, CELLS, IN_RELATED, LIST_ITEMS, RELATED_NAME, REVIEWS_BIT, Line, related_boxes
 from webclean.text import code_text, normalise_space, text_length
-from webclean.tokenize import ends_sentence, marks_of, sentence_ends
+from webclean.tokenize import NO_SENTENCE_END, ends_sentence, marks_of, sentence_ends
 from webclean.units import Unit, units_from_columns
 
 _KINDS = ("heading", "list", "cell", "link", "text")
@@ -71,6 +72,11 @@ RICH_FEATURE_NAMES = (*SVM_FEATURE_NAMES, *_SHAPE_NAMES, *_GROUP_NAMES, "log_lin
 
 
 _ADDRESS_RE = re.compile(r"www\.|https?:|@|\.com\b|\.org\b")
+# The endings of a label ("Release Date:") and of a teaser cut short, and the bars of a
+# share bar or a breadcrumb, as _SHAPE_NAMES reads them.
+_LABEL_ENDS = (":", "：")
+_CUT_SHORT_ENDS = ("...", "…")
+_BARS = ("|", "·")
 # ASCII capitals, small letters and digits (a CJK line has none of them), counted in the
 # text's UTF-8 bytes: bytes.translate maps each to its class's byte in C (any other
 # byte is none of these), and bytes.count counts a class.
@@ -116,6 +122,11 @@ _UNIT_COLUMN_NAMES = (
     *_STRUCTURE_NAMES,
 )
 _TEXT_COLUMNS = [RICH_FEATURE_NAMES.index(name) for name in _TEXT_COLUMN_NAMES]
+# What the compiled _text_columns reads of the rules of this module and of tokenize's.
+_TEXT_RULES = core.TextRules(
+    tokenize._IS_MARK, tokenize._learn_mark, tokenize._CLOSERS, tokenize.SENTENCE_FINAL, sentence_ends, _BYTE_CLASSES,
+    _CAPITAL, _SMALL, _DIGIT, _ADDRESS_RE.search, _LABEL_ENDS, _CUT_SHORT_ENDS, _BARS, NO_SENTENCE_END,
+)  # fmt: skip
 _UNIT_COLUMNS = [RICH_FEATURE_NAMES.index(name) for name in _UNIT_COLUMN_NAMES]
 
 
@@ -164,6 +175,10 @@ def rich_rows(units: Sequence[Unit], texts: Sequence[str], lexicon: NoiseLexicon
 
 def _text_columns(texts: Sequence[str], lexicon: NoiseLexicon) -> np.ndarray:
     """The columns of _TEXT_COLUMN_NAMES: what the text of each row says."""
+    if core.compiled is not None:  # one pass a text in C (webclean/_core_text.pxi)
+        out = np.empty((len(texts), len(_TEXT_COLUMN_NAMES)))
+        if core.compiled.text_columns(list(texts), lexicon.core_tables, _TEXT_RULES, out) is not None:
+            return out
     log1p = math.log1p
     t, density = zip(*lexicon.indices(texts))
     marks = list(map(marks_of, texts))
@@ -183,12 +198,12 @@ def _text_columns(texts: Sequence[str], lexicon: NoiseLexicon) -> np.ndarray:
         density,
         [k / total if total else 0.0 for k, total in zip(capitals, letters)],
         [found.count(_DIGIT) / (len(text) or 1) for found, text in zip(classes, texts)],
-        [text.endswith((":", "：")) for text in stripped],
+        [text.endswith(_LABEL_ENDS) for text in stripped],
         [search(text) is not None for text in texts],
-        [text.endswith(("...", "…")) for text in stripped],
+        [text.endswith(_CUT_SHORT_ENDS) for text in stripped],
         [bool(text) and not text[0].isalnum() for text in texts],
         [log1p(text.count(" ") + 1) for text in texts],
-        ["|" in text or "·" in text for text in texts],
+        [any(bar in text for bar in _BARS) for text in texts],
         list(map(log1p, lexicon.line_indices(texts))),
     )
     return np.array(columns, dtype=np.float64).T
