@@ -26,8 +26,7 @@ from hypothesis import strategies as st
 from lxml import etree, html
 
 import webclean
-from webclean import core
-from webclean import line_features
+from webclean import core, line_features
 from webclean import segment as segment_module
 from webclean.cli import main
 from webclean.config import Config, LinesConfig, PageTypeConfig
@@ -203,6 +202,14 @@ def test_white_space_is_what_str_isspace_says():
     assert [cp for cp in range(sys.maxunicode + 1) if _core._is_space(cp)] == [
         cp for cp in range(sys.maxunicode + 1) if chr(cp).isspace()
     ]
+
+
+@needs_core
+def test_letters_and_digits_are_what_str_isalnum_and_isdecimal_say():
+    assert _core is not None
+    code_points = range(sys.maxunicode + 1)
+    assert [cp for cp in code_points if _core._is_alnum(cp)] == [cp for cp in code_points if chr(cp).isalnum()]
+    assert [cp for cp in code_points if _core._is_decimal(cp)] == [cp for cp in code_points if chr(cp).isdecimal()]
 
 
 _TAGS = ["div", "p", "span", "a", "br", "li", "td", "h1", "footer", "nav", "aside", "form", "textarea", "section", "b", "x-box"]

@@ -10,6 +10,30 @@ cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object text)
 
 
+cdef inline bint _alnum(Py_UCS4 ch) noexcept:
+    """str.isalnum of ``ch`` (the regular expressions' \\w but "_"), ASCII looked up first."""
+    if ch < 128:
+        return (u"0" <= ch <= u"9") or (u"a" <= ch <= u"z") or (u"A" <= ch <= u"Z")
+    return Py_UNICODE_ISALNUM(ch)
+
+
+cdef inline bint _decimal(Py_UCS4 ch) noexcept:
+    """str.isdecimal of ``ch`` (the regular expressions' \\d), ASCII looked up first."""
+    if ch < 128:
+        return u"0" <= ch <= u"9"
+    return Py_UNICODE_ISDECIMAL(ch)
+
+
+def _is_alnum(Py_UCS4 ch):
+    """Whether the lookups read ``ch`` as alphanumeric (tests compare it with str.isalnum)."""
+    return _alnum(ch)
+
+
+def _is_decimal(Py_UCS4 ch):
+    """Whether the lookups read ``ch`` as a decimal digit (tests compare it with str.isdecimal)."""
+    return _decimal(ch)
+
+
 cdef inline bint _in_ranges(Py_UCS4 ch, const _Ranges* ranges) noexcept nogil:
     cdef Py_ssize_t k
     for k in range(ranges.n):
@@ -24,9 +48,9 @@ cdef inline int _token_class(Py_UCS4 ch, const _Ranges* ideographs) noexcept:
     regular expression's \\d, Python's isdecimal; its \\w is isalnum or "_"); 0 none."""
     if _in_ranges(ch, ideographs):
         return 1
-    if Py_UNICODE_ISDECIMAL(ch):
+    if _decimal(ch):
         return 3
-    if Py_UNICODE_ISALNUM(ch):
+    if _alnum(ch):
         return 2
     return 0
 
@@ -206,14 +230,14 @@ cdef class Lexicon:
                 any_ideograph = True
                 i += 1
                 continue
-            if not Py_UNICODE_ISALNUM(ch):
+            if not _alnum(ch):
                 i += 1
                 continue
             start = i
             i += 1
             while i < n:
                 ch = PyUnicode_READ(kind, data, i)
-                if not Py_UNICODE_ISALNUM(ch) or _in_ranges(ch, &self.ideographs):
+                if not _alnum(ch) or _in_ranges(ch, &self.ideographs):
                     break
                 i += 1
             word = plain[start:i]
@@ -284,7 +308,7 @@ cdef bint _pseudo_hints(str text) noexcept:
     cdef Py_UCS4 ch, after
     for i in range(n):
         ch = PyUnicode_READ(kind, data, i)
-        if Py_UNICODE_ISDECIMAL(ch):
+        if _decimal(ch):
             digits += 1
             if digits == 3:
                 return True
@@ -299,7 +323,7 @@ cdef bint _pseudo_hints(str text) noexcept:
             return True
         if ch == u":" and after == u"/" and i + 2 < n and PyUnicode_READ(kind, data, i + 2) == u"/":
             return True
-        if ch == u"+" and after and Py_UNICODE_ISDECIMAL(after):
+        if ch == u"+" and after and _decimal(after):
             return True
     return False
 

@@ -117,7 +117,7 @@ def text_columns(list texts not None, Lexicon lexicon not None, rules, double[:,
                 spaces += ch == u" "
                 continue
             length += 1
-            if Py_UNICODE_ISALNUM(ch):
+            if _alnum(ch):
                 continue
             # A candidate of tokenize.marks_of, asked about as it asks.
             mark = chr(ch)
@@ -146,7 +146,7 @@ def text_columns(list texts not None, Lexicon lexicon not None, rules, double[:,
         out[row, 8] = _ends_with(text, stripped, label_ends)
         out[row, 9] = address(text) is not None
         out[row, 10] = _ends_with(text, stripped, cut_short_ends)
-        out[row, 11] = size > 0 and not Py_UNICODE_ISALNUM(PyUnicode_READ(kind, data, 0))
+        out[row, 11] = size > 0 and not _alnum(PyUnicode_READ(kind, data, 0))
         out[row, 12] = log1p(spaces + 1)
         out[row, 13] = any([bar in text for bar in bars])
         out[row, 14] = log1p(lexicon._line_weight(text))
