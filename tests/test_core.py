@@ -9,9 +9,7 @@ skip, saying so.
 from __future__ import annotations
 
 import copy
-import dataclasses
 import os
-import struct
 import subprocess
 import sys
 import unicodedata
@@ -26,19 +24,17 @@ from hypothesis import strategies as st
 from lxml import etree, html
 
 import webclean
-from webclean import core, line_features
+from webclean import core
 from webclean import segment as segment_module
 from webclean.cli import main
 from webclean.config import Config, LinesConfig, PageTypeConfig
 from webclean.extract import ClassifiedPage, classify_page, extract, page_confidence_signals
-from webclean.features import feature_matrix
-from webclean.lexicon import NoiseLexicon, line_keys
 from webclean.model import default_model
 from webclean.page_type import _PRICE, LineTotals, _ld_types, element_census, item_runs, line_totals
 from webclean.parse import parse_html
 from webclean.segment import Line, drop_hidden, segment
 from webclean.text import CJK_IDEOGRAPH_RANGES, CJK_RE
-from webclean.tokenize import half_width, nfkc, split_sentences
+from webclean.tokenize import half_width, nfkc
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = sorted((REPO / "tests" / "golden").glob("*/source.html"))
@@ -526,175 +522,3 @@ def test_the_census_reads_the_subtree_of_its_root_and_every_itemtype_and_meta_in
 def test_the_census_gives_the_python_counts_of_any_tree(tree):
     _census_both_ways(tree)
 
-
-# --- the lexicon's lookups (lexicon.NoiseLexicon.indices and line_indices) ----------------
-
-
-def _float_bits(value: Any) -> Any:
-    """``value`` with every float as its bits: -0.0 and 0.0 differ, as do NaNs."""
-    if isinstance(value, float):
-        return struct.pack("<d", value)
-    if isinstance(value, (list, tuple)):
-        return [_float_bits(item) for item in value]
-    if isinstance(value, np.ndarray):
-        return value.dtype, value.shape, value.tobytes()
-    return value
-
-
-def assert_same_bits(compiled: Any, python: Any) -> None:
-    assert _float_bits(compiled) == _float_bits(python)
-
-
-# A lexicon of a few words, marks and line keys in several scripts, with the heads of
-# the line keys that most lines open with and stop words among the ideographs.
-_SMALL_LEXICON = NoiseLexicon(
-    words={"share": 2.0, "分享": 3.0, "责任编辑": 2.5, "编辑": 1.0, "more": 0.25, "²x": 0.5, "ǆ": 1.5, "σας": 0.75,
-           "<email>": 4.0, "<url>": 3.5, "<phone>": 1.25, "0": 0.125},
-    marks={"|": 3.0, "，": 0.5, "<no-end>": 5.0},
-    stopwords=frozenset({"the", "of", "的", "在", "a", "ǆ"}),
-    lines={"=share this story": 9.0, "1<photo": 3.0, "2<photo 0": 4.5, "=责 任 编 辑": 6.0, "1<责": 1.0, "3<the end of": 0.5,
-           "1<0": 0.25, "=ǆ": 2.0, "=²x": 1.5},
-    line_key_tokens=3,
-)  # fmt: skip
-_LEXICON_TEXTS = [
-    "", " ", "Share this story", "share THIS story!", "Photo: John Smith / Reuters, 2024", "photo 12", "²x ²y",
-    "责任编辑：王小明", "责任编辑", "分享到微信 更多", "在北京的新闻", "ＳＨＡＲＥ　ｔｈｉｓ　ｓｔｏｒｙ", "Ǆ", "ǅ ǆ", "ΣΑΣ σας", "İstanbul",
-    "mail me: someone@example.com or call +86 10 1234 5678", "see www.example.org/page or https://a.b/c", "e.g. 3 cats",
-    "Now. Then w.x", "a.Com b.ıo", "call 010-12345678 today", "tel (555) 123 4567", "+1", "00x", "the end of it all",
-    "_under_score_ and 12_34", "١٢٣ digits ٤", "Ⅻ roman", "x" * 250, "photo " + "word " * 60, "photo" + " " * 300 + "x",
-    "the " * 45 + "end", "\u3000" * 50 + "photo", "é" * 39 + "a b", "a\u0301 e\u0301", "ﬁ ligature", "\U0001F600 emoji 分享",
-]
-
-
-def _lexicon_both_ways(lexicon: NoiseLexicon, texts: list[str]) -> None:
-    assert lexicon.core_tables.indices(texts) is not None
-    assert lexicon.core_tables.line_indices(texts) is not None
-    for method in (lexicon.indices, lexicon.line_indices):
-        compiled, python = both(method, texts)
-        assert_same_bits(compiled, python)
-
-
-@needs_core
-def test_the_lexicon_lookups_give_the_python_weights_of_written_texts():
-    for lexicon in (_SMALL_LEXICON, default_model("svm").lexicon):
-        _lexicon_both_ways(lexicon, _LEXICON_TEXTS)
-    assert _SMALL_LEXICON.line_indices(["Share this story", "photo 12 more"]) == [9.0, 4.5]
-
-
-@needs_core
-def test_the_lexicon_lookups_give_the_python_weights_of_the_golden_and_fuzz_lines():
-    lexicon = default_model("svm").lexicon
-    texts = [line.text for path in [*GOLDEN, *FUZZ] for line in segment(_page_body(path.read_bytes()))]
-    assert len(texts) > 1000
-    _lexicon_both_ways(lexicon, texts)
-    _lexicon_both_ways(_SMALL_LEXICON, texts)
-    _lexicon_both_ways(dataclasses.replace(lexicon, line_key_tokens=2), texts)
-
-
-@needs_core
-def test_the_lexicon_lookups_leave_what_they_do_not_handle_to_python():
-    odd = NoiseLexicon(words={"share": 2}, marks={}, lines={"=share": 0.0})  # an int weight, a weight of 0
-    assert odd.core_tables.indices(["share"]) is None and odd.core_tables.line_indices(["share"]) is None
-    assert both(odd.indices, ["share it"]) == ([(2.0, 0.0)],) * 2
-    assert odd.core_tables.indices(["a", b"bytes"]) is None
-    texts = (text for text in ["Share this story", "分享"])  # any iterable
-    assert both(_SMALL_LEXICON.line_indices, list(texts)) == ([9.0, 0.0],) * 2
-
-
-_LEXICON_ALPHABET = "aAsSeE ōσΣς²ǅİ0١9_.,:@+/-w中文分享责任编辑的在\u3000！Ｓ（）\u0301ﬁ"
-
-
-@needs_core
-@settings(max_examples=400, deadline=None)
-@given(st.lists(st.text(alphabet=_LEXICON_ALPHABET, max_size=60), max_size=5), st.integers(1, 4))
-def test_the_lexicon_lookups_give_the_python_weights_of_any_text(texts, key_tokens):
-    _lexicon_both_ways(dataclasses.replace(_SMALL_LEXICON, line_key_tokens=key_tokens), texts)
-    _lexicon_both_ways(_SMALL_LEXICON, [text * 5 for text in texts])
-
-
-@needs_core
-def test_the_line_keys_are_cut_into_the_regular_expressions_tokens():
-    code_points = [*range(0x10000), *range(0x10000, sys.maxunicode + 1, 61)]
-    texts = [text for cp in code_points for text in (f"a{chr(cp)}a", f"{chr(cp)}b 7", f"{chr(cp) * 2} 1 x y")]
-    keys = {key for text in texts for key in line_keys(text)}
-    # A weight for every key that the Python path finds: a line the compiled path cuts
-    # otherwise looks up other keys, and finds another weight.
-    lexicon = NoiseLexicon(words={}, marks={}, lines={key: 1.0 + k for k, key in enumerate(sorted(keys))})
-    compiled, python = both(lexicon.line_indices, texts)
-    assert python.count(0.0) < len(texts) // 10
-    assert compiled == python
-
-
-# --- the text columns of method svm's features (line_features._text_columns) ------------
-
-_COLUMN_TEXTS = [
-    *_LEXICON_TEXTS, "Release Date:", "Release Date：  ", "Read more...", "Read more… \u3000", "Home | News · Sport",
-    "“Quoted.”", "He said “no.” ", "(See above.)\n", "End?）」 ", "It ends;", "_", "$ 5 ± 2 % §", "ＡＢＣ ａｂｃ １２３", "\x00\x1f\x7f",
-    "a\u00a0b\u2028c", "E=mc²", "no marks at all", "！？。", "…", "Dr. Who. Yes! No? 好。好！", "\U0001d400\U0001f600?",
-]
-
-
-def _columns_both_ways(lexicon: NoiseLexicon, texts: list[str]) -> np.ndarray:
-    out = np.empty((len(texts), len(line_features._TEXT_COLUMN_NAMES)))
-    assert _core.text_columns(texts, lexicon.core_tables, line_features._TEXT_RULES, out) is not None
-    compiled, python = both(line_features._text_columns, texts, lexicon)
-    assert compiled.shape == python.shape == out.shape
-    assert compiled.tobytes() == python.tobytes()
-    return python
-
-
-@needs_core
-def test_the_text_columns_give_the_python_columns_of_written_texts():
-    for lexicon in (_SMALL_LEXICON, default_model("svm").lexicon, NoiseLexicon(words={}, marks={})):
-        columns = _columns_both_ways(lexicon, _COLUMN_TEXTS)
-    assert columns[:, 8].sum() >= 2 and columns[:, 10].sum() >= 2 and columns[:, 13].sum() >= 1
-
-
-@needs_core
-def test_the_text_columns_give_the_python_columns_of_the_golden_and_fuzz_lines_and_their_sentences():
-    lexicon = default_model("svm").lexicon
-    for path in [*GOLDEN, *FUZZ]:
-        texts = [line.text for line in segment(_page_body(path.read_bytes()))]
-        if texts:
-            _columns_both_ways(lexicon, texts)
-            _columns_both_ways(lexicon, [sentence for text in texts for sentence in split_sentences(text)])
-
-
-@needs_core
-def test_the_feature_matrix_is_the_python_matrix_on_the_golden_pages():
-    config, model = Config(), default_model("svm")
-    for path in GOLDEN:
-        units = classify_page(path.read_bytes(), config, model).located.units
-        compiled, python = both(feature_matrix, units, model.lexicon, "rich")
-        assert compiled.tobytes() == python.tobytes(), path.parent.name
-
-
-@needs_core
-def test_the_text_columns_leave_what_they_do_not_handle_to_python():
-    lexicon = default_model("svm").lexicon
-    out = np.empty((1, len(line_features._TEXT_COLUMN_NAMES)))
-    assert _core.text_columns(["a\ud800b"], lexicon.core_tables, line_features._TEXT_RULES, out) is None  # no UTF-8
-    with pytest.raises(UnicodeEncodeError):  # the Python path's error, as it raises it
-        line_features._text_columns(["a\ud800b"], lexicon)
-    assert _core.text_columns([], lexicon.core_tables, line_features._TEXT_RULES, out[:0]) is None
-    odd = NoiseLexicon(words={}, marks={"|": 1})  # an int weight
-    compiled, python = both(line_features._text_columns, ["a | b"], odd)
-    assert compiled.tobytes() == python.tobytes()
-
-
-_COLUMN_ALPHABET = _LEXICON_ALPHABET + "|·…:：!?？。”）」 \n\t\u00a0$%_ABZabz09"
-
-
-@needs_core
-@settings(max_examples=400, deadline=None)
-@given(st.lists(st.text(alphabet=_COLUMN_ALPHABET, max_size=40), min_size=1, max_size=5))
-def test_the_text_columns_give_the_python_columns_of_any_text(texts):
-    _columns_both_ways(_SMALL_LEXICON, texts)
-    _columns_both_ways(default_model("svm").lexicon, texts)
-
-
-@needs_core
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.text(max_size=30), min_size=1, max_size=4))
-def test_the_text_columns_give_the_python_columns_of_any_unicode(texts):
-    _columns_both_ways(_SMALL_LEXICON, texts)

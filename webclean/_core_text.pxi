@@ -10,6 +10,7 @@ from libc.math cimport log1p
 
 cdef enum:
     _MAX_MARKS = 32  # characters of tokenize._CLOSERS and tokenize.SENTENCE_FINAL (eleven and eight)
+    _TEXT_WIDTH = 15  # the columns of line_features._TEXT_COLUMN_NAMES, which text_columns writes in order
 
 
 cdef struct _MarkSet:
@@ -83,7 +84,7 @@ def text_columns(list texts not None, Lexicon lexicon not None, rules, double[:,
     cdef str text
     (is_mark, learn_mark, closer_marks, final_marks, sentence_ends, byte_classes, capital_byte, small_byte, digit_byte,
      address, label_ends, cut_short_ends, bars, no_end_key) = rules
-    if not n or out.shape[0] != n or out.shape[1] != 15 or not lexicon.exact:
+    if not n or out.shape[0] != n or out.shape[1] != _TEXT_WIDTH or not lexicon.exact:
         return None
     if not _read_marks(&closers, closer_marks) or not _read_marks(&finals, final_marks):
         return None
