@@ -17,13 +17,15 @@ from hypothesis import strategies as st
 from test_core import FUZZ, GOLDEN, _core, _page_body, both, needs_core
 
 from webclean import core, line_features
+from webclean import segment as segment_module
 from webclean.config import Config
-from webclean.extract import classify_page
+from webclean.extract import ClassifiedPage, classify_page
 from webclean.features import feature_matrix
 from webclean.lexicon import NoiseLexicon, line_keys
 from webclean.model import default_model
 from webclean.segment import segment
 from webclean.tokenize import split_sentences
+from webclean.units import Unit
 
 # --- the lexicon's lookups (lexicon.NoiseLexicon.indices and line_indices) ----------------
 
@@ -144,7 +146,7 @@ _COLUMN_TEXTS = [
 
 def _columns_both_ways(lexicon: NoiseLexicon, texts: list[str]) -> np.ndarray:
     out = np.empty((len(texts), len(line_features._TEXT_COLUMN_NAMES)))
-    assert _core.text_columns(texts, _tables(lexicon), line_features._TEXT_RULES, out) is not None
+    assert _core.text_columns(texts, _tables(lexicon), line_features._TEXT_RULES, out, line_features._TEXT_OWN) is not None
     compiled, python = both(line_features._text_columns, texts, lexicon)
     assert compiled.shape == python.shape == out.shape
     assert compiled.tobytes() == python.tobytes()
@@ -170,9 +172,9 @@ def test_the_text_columns_give_the_python_columns_of_the_golden_and_fuzz_lines_a
 
 @needs_core
 def test_the_feature_matrix_is_the_python_matrix_on_the_golden_pages():
-    config, model = Config(), default_model("svm")
+    model = default_model("svm")
     for path in GOLDEN:
-        units = classify_page(path.read_bytes(), config, model).located.units
+        units = _page_units(path)
         compiled, python = both(feature_matrix, units, model.lexicon, "rich")
         assert compiled.tobytes() == python.tobytes(), path.parent.name
 
@@ -181,10 +183,10 @@ def test_the_feature_matrix_is_the_python_matrix_on_the_golden_pages():
 def test_the_text_columns_leave_what_they_do_not_handle_to_python():
     lexicon = default_model("svm").lexicon
     out = np.empty((1, len(line_features._TEXT_COLUMN_NAMES)))
-    assert _core.text_columns(["a\ud800b"], _tables(lexicon), line_features._TEXT_RULES, out) is None  # no UTF-8
+    assert _core.text_columns(["a\ud800b"], _tables(lexicon), line_features._TEXT_RULES, out, line_features._TEXT_OWN) is None  # no UTF-8
     with pytest.raises(UnicodeEncodeError):  # the Python path's error, as it raises it
         line_features._text_columns(["a\ud800b"], lexicon)
-    assert _core.text_columns([], _tables(lexicon), line_features._TEXT_RULES, out[:0]) is None
+    assert _core.text_columns([], _tables(lexicon), line_features._TEXT_RULES, out[:0], line_features._TEXT_OWN) is None
     odd = NoiseLexicon(words={}, marks={"|": 1})  # an int weight
     compiled, python = both(line_features._text_columns, ["a | b"], odd)
     assert compiled.tobytes() == python.tobytes()
@@ -206,3 +208,87 @@ def test_the_text_columns_give_the_python_columns_of_any_text(texts):
 @given(st.lists(st.text(max_size=30), min_size=1, max_size=4))
 def test_the_text_columns_give_the_python_columns_of_any_unicode(texts):
     _columns_both_ways(_SMALL_LEXICON, texts)
+
+
+# --- the unit columns (line_features._unit_columns) and the rows (rich_rows) -------------
+
+
+def _units_both_ways(units: list[Unit]) -> None:
+    out = np.empty((len(units), len(line_features._UNIT_COLUMN_NAMES)))
+    assert _core.unit_columns(units, line_features._UNIT_RULES, out, line_features._UNIT_OWN) is not None
+    compiled, python = both(line_features._unit_columns, units)
+    assert compiled.tobytes() == python.tobytes()
+
+
+def _page_units(path: Any) -> list[Unit]:
+    page = classify_page(path.read_bytes(), Config(), default_model("svm"))
+    return page.located.units if isinstance(page, ClassifiedPage) else []
+
+
+@needs_core
+def test_the_rows_are_the_python_rows_of_the_golden_and_fuzz_pages():
+    lexicon = default_model("svm").lexicon
+    rows = 0
+    for path in [*GOLDEN, *FUZZ]:
+        units = _page_units(path)
+        if units:
+            _units_both_ways(units)
+            compiled, python = both(line_features.rich_rows, units, [unit.text for unit in units], lexicon)
+            assert compiled.tobytes() == python.tobytes(), path.name
+            rows += len(units)
+    assert rows > 1000
+
+
+_UNIT_VALUES = {
+    "kind": st.sampled_from(["heading", "list", "cell", "link", "text", "p", "other"]),
+    "noise_attr": st.booleans(),
+    "content_attr": st.booleans(),
+    "position": st.floats(0.0, 1.0),
+    "link_ratio": st.floats(0.0, 1.0),
+    "prev_length": st.integers(0, 10**6),
+    "next_length": st.integers(0, 10**6),
+    "neighbour_link_ratio": st.floats(0.0, 1.0),
+    "depth": st.integers(0, 60),
+    "depth_offset": st.integers(0, 60),
+    "span": st.integers(-1, 1),
+    "window_length": st.floats(0.0, 12.0),
+    "region": st.integers(-1, 1),
+    "post": st.integers(-1, 1),
+    "groups": st.integers(0, (segment_module.REVIEWS_BIT << 1) - 1),
+    "furniture": st.booleans(),
+    "related": st.integers(0, 2),
+    "copy": st.integers(0, 5),
+    "code": st.sampled_from(["", "x = 1"]),
+    "past_core": st.booleans(),
+    "link_run": st.integers(0, 30),
+    "section_text": st.integers(0, 10**5),
+}
+
+
+@needs_core
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.fixed_dictionaries(_UNIT_VALUES), min_size=1, max_size=6))
+def test_the_unit_columns_are_the_python_columns_of_any_units(values):
+    _units_both_ways([Unit(tag="line", text="x", length=1, **fields) for fields in values])
+
+
+@needs_core
+def test_the_unit_columns_leave_what_they_do_not_handle_to_python():
+    plain = Unit(tag="line", text="x", length=1, link_ratio=0.5, position=0.5)
+    out = np.empty((1, len(line_features._UNIT_COLUMN_NAMES)))
+    for odd in (
+        plain._replace(groups=-1),  # NumPy reads the last row
+        plain._replace(link_ratio=np.float32(0.3)),
+        plain._replace(depth=2**60),
+        plain._replace(span=0.5),
+        plain._replace(window_length=None),  # NumPy makes it NaN
+    ):
+        assert _core.unit_columns([odd], line_features._UNIT_RULES, out, line_features._UNIT_OWN) is None
+        compiled, python = both(line_features._unit_columns, [odd])
+        assert compiled.tobytes() == python.tobytes()
+    for raising in (plain._replace(prev_length=-1), plain._replace(groups=1 << 20)):
+        assert _core.unit_columns([raising], line_features._UNIT_RULES, out, line_features._UNIT_OWN) is None
+        with pytest.raises((ValueError, IndexError)):
+            line_features._unit_columns([raising])
+    np_float = plain._replace(link_ratio=np.float64(0.3))  # a float: read as one
+    _units_both_ways([np_float])

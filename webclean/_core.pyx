@@ -521,5 +521,7 @@ def segment(_Element container not None, rules, settings):
 
 # page_type.py's walks: the runs of repeated items and the page's elements.
 include "_core_page.pxi"
-# lexicon.py's lookups over a page's texts.
+# lexicon.py's lookups over a page's texts, and the text columns of line_features.py.
 include "_core_lexicon.pxi"
+# The unit columns of line_features.py.
+include "_core_units.pxi"

@@ -10,7 +10,7 @@ from libc.math cimport log1p
 
 cdef enum:
     _MAX_MARKS = 32  # characters of tokenize._CLOSERS and tokenize.SENTENCE_FINAL (eleven and eight)
-    _TEXT_WIDTH = 15  # the columns of line_features._TEXT_COLUMN_NAMES, which text_columns writes in order
+    _TEXT_WIDTH = 15  # the columns of line_features._TEXT_COLUMN_NAMES, which text_columns writes in this order
 
 
 cdef struct _MarkSet:
@@ -64,14 +64,15 @@ cdef bint _ends_with(str text, Py_ssize_t end, tuple endings) except -1:
     return False
 
 
-def text_columns(list texts not None, Lexicon lexicon not None, rules, double[:, ::1] out not None):
-    """line_features._text_columns into ``out`` (a row a text, a column each of
-    line_features._TEXT_COLUMN_NAMES, in order), ``rules`` its rules and tokenize's
+def text_columns(list texts not None, Lexicon lexicon not None, rules, double[:, ::1] out not None, tuple columns not None):
+    """line_features._text_columns into the ``columns`` of ``out`` (one for each of
+    line_features._TEXT_COLUMN_NAMES, in order; a row a text), ``rules`` its rules and tokenize's
     (core.TextRules). None, ``out`` left as it was or half filled, where a text is no
     str or holds a surrogate (which its UTF-8 cannot hold), where there are no texts
     (the Python function raises), or where the rules or the lexicon hold what this
     function does not handle."""
     cdef _MarkSet closers, finals
+    cdef Py_ssize_t into[_TEXT_WIDTH]
     cdef unsigned char classes[128]
     cdef unsigned char capital, small, digit, found
     cdef Py_ssize_t n = len(texts), row, size, i, length, spaces, capitals, smalls, digits, marks, stripped
@@ -84,8 +85,12 @@ def text_columns(list texts not None, Lexicon lexicon not None, rules, double[:,
     cdef str text
     (is_mark, learn_mark, closer_marks, final_marks, sentence_ends, byte_classes, capital_byte, small_byte, digit_byte,
      address, label_ends, cut_short_ends, bars, no_end_key) = rules
-    if not n or out.shape[0] != n or out.shape[1] != _TEXT_WIDTH or not lexicon.exact:
+    if not n or out.shape[0] != n or len(columns) != _TEXT_WIDTH or not lexicon.exact:
         return None
+    for i in range(_TEXT_WIDTH):
+        into[i] = columns[i]
+        if not 0 <= into[i] < out.shape[1]:
+            return None
     if not _read_marks(&closers, closer_marks) or not _read_marks(&finals, final_marks):
         return None
     if len(byte_classes) != 256 or len(capital_byte) != 1 or len(small_byte) != 1 or len(digit_byte) != 1:
@@ -136,19 +141,19 @@ def text_columns(list texts not None, Lexicon lexicon not None, rules, double[:,
             s += <double> no_end
         lexicon._index(text, &t, &density)
         stripped = _stripped_end(kind, data, size)
-        out[row, 0] = log1p(t)
-        out[row, 1] = log1p(s)
-        out[row, 2] = log1p(length)
-        out[row, 3] = log1p(<double> sentence_ends(text)) if marks else 0.0
-        out[row, 4] = (marks + (not ends)) / <double> length if length else 0.0
-        out[row, 5] = density
-        out[row, 6] = capitals / <double> (capitals + smalls) if capitals + smalls else 0.0
-        out[row, 7] = digits / <double> (size or 1)
-        out[row, 8] = _ends_with(text, stripped, label_ends)
-        out[row, 9] = address(text) is not None
-        out[row, 10] = _ends_with(text, stripped, cut_short_ends)
-        out[row, 11] = size > 0 and not _alnum(PyUnicode_READ(kind, data, 0))
-        out[row, 12] = log1p(spaces + 1)
-        out[row, 13] = any([bar in text for bar in bars])
-        out[row, 14] = log1p(lexicon._line_weight(text))
+        out[row, into[0]] = log1p(t)
+        out[row, into[1]] = log1p(s)
+        out[row, into[2]] = log1p(length)
+        out[row, into[3]] = log1p(<double> sentence_ends(text)) if marks else 0.0
+        out[row, into[4]] = (marks + (not ends)) / <double> length if length else 0.0
+        out[row, into[5]] = density
+        out[row, into[6]] = capitals / <double> (capitals + smalls) if capitals + smalls else 0.0
+        out[row, into[7]] = digits / <double> (size or 1)
+        out[row, into[8]] = _ends_with(text, stripped, label_ends)
+        out[row, into[9]] = address(text) is not None
+        out[row, into[10]] = _ends_with(text, stripped, cut_short_ends)
+        out[row, into[11]] = size > 0 and not _alnum(PyUnicode_READ(kind, data, 0))
+        out[row, into[12]] = log1p(spaces + 1)
+        out[row, into[13]] = any([bar in text for bar in bars])
+        out[row, into[14]] = log1p(lexicon._line_weight(text))
     return out

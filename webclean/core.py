@@ -21,8 +21,9 @@ compiles:
 - ``_core.Lexicon``: lexicon.NoiseLexicon's lookups over a page's texts, its
   ``indices`` (T and the stop-word density) and ``line_indices`` (the line lexicon's
   weights);
-- ``_core.text_columns``: line_features._text_columns, the text columns of method
-  svm's features.
+- ``_core.text_columns`` and ``_core.unit_columns``: line_features._text_columns and
+  _unit_columns, the columns of method svm's features, which line_features.rich_rows
+  has them write into its rows.
 
 The Python functions stay: they are the reference, and they run where the extension
 is not built (the library says so once, a logging warning) or where
@@ -38,7 +39,7 @@ from collections.abc import Callable, Collection, Container, Mapping
 from types import ModuleType
 from typing import Any, NamedTuple
 
-__all__ = ["PURE_VARIABLE", "SegmentRules", "TextRules", "compiled", "name"]
+__all__ = ["PURE_VARIABLE", "SegmentRules", "TextRules", "UnitRules", "compiled", "name"]
 
 # Set (to anything but "" or "0") when webclean is imported: the Python path runs.
 PURE_VARIABLE = "WEBCLEAN_PURE"
@@ -118,3 +119,19 @@ class TextRules(NamedTuple):
     cut_short_ends: tuple[str, ...]
     bars: tuple[str, ...]
     no_end: str
+
+
+class UnitRules(NamedTuple):
+    """What the compiled unit_columns reads of line_features.py's and segment.py's
+    rules, in this order: the places in a units.Unit of the fields it reads (its
+    docstring names them), the row of each kind in the kinds' one-hot rows, the row of
+    any other kind, those rows, the groups' rows, and segment's RELATED_NAME and
+    IN_RELATED."""
+
+    places: tuple[int, ...]
+    kind_index: Mapping[str, int]
+    other_kind: int
+    kind_rows: Any
+    group_rows: Any
+    related_name: int
+    in_related: int

@@ -122,12 +122,25 @@ _UNIT_COLUMN_NAMES = (
     *_STRUCTURE_NAMES,
 )
 _TEXT_COLUMNS = [RICH_FEATURE_NAMES.index(name) for name in _TEXT_COLUMN_NAMES]
+_UNIT_COLUMNS = [RICH_FEATURE_NAMES.index(name) for name in _UNIT_COLUMN_NAMES]
+# The columns that the compiled text_columns and unit_columns write: in rich_rows' rows,
+# and in _text_columns' and _unit_columns' own.
+_TEXT_AT, _UNIT_AT = tuple(_TEXT_COLUMNS), tuple(_UNIT_COLUMNS)
+_TEXT_OWN, _UNIT_OWN = tuple(range(len(_TEXT_COLUMN_NAMES))), tuple(range(len(_UNIT_COLUMN_NAMES)))
+# What the compiled _unit_columns reads of units.Unit and of the rules of this module and of segment's.
+_UNIT_RULES = core.UnitRules(
+    tuple(Unit._fields.index(name) for name in (
+        "position", "link_ratio", "noise_attr", "content_attr", "prev_length", "next_length", "neighbour_link_ratio", "depth",
+        "depth_offset", "window_length", "kind", "span", "region", "groups", "furniture", "related", "copy", "code", "past_core",
+        "post", "link_run", "section_text",
+    )),
+    _KIND_INDEX, len(_KINDS), _KIND_ONE_HOT, _GROUP_COLUMNS, RELATED_NAME, IN_RELATED,
+)  # fmt: skip
 # What the compiled _text_columns reads of the rules of this module and of tokenize's.
 _TEXT_RULES = core.TextRules(
     tokenize._IS_MARK, tokenize._learn_mark, tokenize._CLOSERS, tokenize.SENTENCE_FINAL, sentence_ends, _BYTE_CLASSES,
     _CAPITAL, _SMALL, _DIGIT, _ADDRESS_RE.search, _LABEL_ENDS, _CUT_SHORT_ENDS, _BARS, NO_SENTENCE_END,
 )  # fmt: skip
-_UNIT_COLUMNS = [RICH_FEATURE_NAMES.index(name) for name in _UNIT_COLUMN_NAMES]
 
 
 def rich_rows(units: Sequence[Unit], texts: Sequence[str], lexicon: NoiseLexicon) -> np.ndarray:
@@ -167,6 +180,13 @@ def rich_rows(units: Sequence[Unit], texts: Sequence[str], lexicon: NoiseLexicon
     """
     n = len(units)
     out = np.empty((n, len(RICH_FEATURE_NAMES)))
+    if n and core.compiled is not None:  # written into the rows in C (webclean/_core_text.pxi, _core_units.pxi)
+        compiled = core.compiled
+        if (
+            compiled.text_columns(list(texts), lexicon.core_tables, _TEXT_RULES, out, _TEXT_AT) is not None
+            and compiled.unit_columns(list(units), _UNIT_RULES, out, _UNIT_AT) is not None
+        ):
+            return out
     if n:
         out[:, _TEXT_COLUMNS] = _text_columns(texts, lexicon)
         out[:, _UNIT_COLUMNS] = _unit_columns(units)
@@ -177,7 +197,7 @@ def _text_columns(texts: Sequence[str], lexicon: NoiseLexicon) -> np.ndarray:
     """The columns of _TEXT_COLUMN_NAMES: what the text of each row says."""
     if core.compiled is not None:  # one pass a text in C (webclean/_core_text.pxi)
         out = np.empty((len(texts), len(_TEXT_COLUMN_NAMES)))
-        if core.compiled.text_columns(list(texts), lexicon.core_tables, _TEXT_RULES, out) is not None:
+        if core.compiled.text_columns(list(texts), lexicon.core_tables, _TEXT_RULES, out, _TEXT_OWN) is not None:
             return out
     log1p = math.log1p
     t, density = zip(*lexicon.indices(texts))
@@ -211,6 +231,10 @@ def _text_columns(texts: Sequence[str], lexicon: NoiseLexicon) -> np.ndarray:
 
 def _unit_columns(units: Sequence[Unit]) -> np.ndarray:
     """The columns of _UNIT_COLUMN_NAMES: the line's place and context, from its unit."""
+    if core.compiled is not None:  # one pass a unit in C (webclean/_core_units.pxi)
+        out = np.empty((len(units), len(_UNIT_COLUMN_NAMES)))
+        if core.compiled.unit_columns(list(units), _UNIT_RULES, out, _UNIT_OWN) is not None:
+            return out
     log1p = math.log1p
     fields = dict(zip(Unit._fields, zip(*units)))
     kinds = _KIND_ONE_HOT[[_KIND_INDEX.get(kind, len(_KINDS)) for kind in fields["kind"]]]
