@@ -292,3 +292,4 @@ def test_the_unit_columns_leave_what_they_do_not_handle_to_python():
             line_features._unit_columns([raising])
     np_float = plain._replace(link_ratio=np.float64(0.3))  # a float: read as one
     _units_both_ways([np_float])
+    assert _core.unit_columns([], line_features._UNIT_RULES, out[:0], line_features._UNIT_OWN) is None  # Python raises

@@ -106,8 +106,8 @@ cdef class Lexicon:
     return None where a text is no str or the tables hold what they do not handle (a
     weight that is no float above 0; then the Python methods run).
 
-    ``pseudo_hints`` says where lexicon's split_pseudo_words may find an e-mail, a URL
-    or a phone: where the text, NFKC, holds "@", "://", "w." or "W.", "." before a
+    tokenize.split_pseudo_words runs only where _pseudo_hints says it may find an
+    e-mail, a URL or a phone: where the text, NFKC, holds "@", "://", "w." or "W.", "." before a
     letter that can open a domain's ending (or any character beyond ASCII), "+" before a
     digit, or three digits in a row (tokenize's hints all need one of these); the text
     whole, NFKC, is its one piece elsewhere, which is what split_pseudo_words gives.
@@ -301,7 +301,7 @@ cdef class Lexicon:
 
 
 cdef bint _pseudo_hints(str text) noexcept:
-    """Where split_pseudo_words may find a pseudo-word in ``text`` (NFKC): Lexicon's doc."""
+    """Whether split_pseudo_words may find a pseudo-word in ``text`` (NFKC): Lexicon's docstring says where."""
     cdef int kind = PyUnicode_KIND(text)
     cdef const void* data = PyUnicode_DATA(text)
     cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), i, digits = 0

@@ -42,8 +42,8 @@ def unit_columns(list units not None, rules, double[:, ::1] out not None, tuple 
     kind, span, region, groups, furniture, related, copy, code, past_core, post,
     link_run, section_text), the kinds' rows (a dict of a kind's row, the row of any
     other, and the rows), the groups' rows, and segment's RELATED_NAME and IN_RELATED.
-    None, ``out`` half filled, where a unit is no tuple or a value is not as
-    _unit_columns reads it (its Python then raises, or reads it)."""
+    None, ``out`` half filled, where there are no units or a unit is no tuple or a
+    value is not as _unit_columns reads it (its Python then raises, or reads it)."""
     cdef Py_ssize_t n = len(units), row, k, i, group, other_kind, needed
     cdef Py_ssize_t kinds_width, groups_width, at[22], into[64]
     cdef const double[:, ::1] kind_rows
@@ -54,7 +54,7 @@ def unit_columns(list units not None, rules, double[:, ::1] out not None, tuple 
     kinds_width, groups_width = kind_rows.shape[1], group_rows.shape[1]
     if len(places) != 22 or len(columns) != _UNIT_NUMBERS + kinds_width + _UNIT_SIGNS + groups_width + _UNIT_STRUCTURE:
         return None
-    if len(columns) > 64 or out.shape[0] != n or not 0 <= other_kind < kind_rows.shape[0]:
+    if not n or len(columns) > 64 or out.shape[0] != n or not 0 <= other_kind < kind_rows.shape[0]:
         return None
     for k in range(22):
         at[k] = places[k]
