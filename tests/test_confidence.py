@@ -10,12 +10,14 @@ import pytest
 from scipy.stats import spearmanr
 from test_training import small_config, synthetic_page, synthetic_pages
 
-from webclean.confidence import SIGNAL_NAMES, ConfidenceModel, fit_confidence
+from webclean.confidence import SIGNAL_NAMES, SLOPES, ConfidenceModel, confidence_signals, fit_confidence
 from webclean.config import ConfidenceConfig, Config
+from webclean.denoise import Decision
 from webclean.explain import explain
 from webclean.extract import classify_page, extract, page_confidence_signals
 from webclean.model import default_model, load_model, save_model
 from webclean.training import confidence_folds, label_page, train
+from webclean.units import Unit
 
 SIGNAL = {name: k for k, name in enumerate(SIGNAL_NAMES)}
 
@@ -26,25 +28,49 @@ def _signals(html: str) -> np.ndarray:
     return page_confidence_signals(page, config)
 
 
-def test_the_signals_say_what_was_kept_of_the_block_and_whether_the_title_is_in_it():
-    html, paragraphs, _ = synthetic_page(3)
-    row = _signals(html.replace("<title>Bridge news 3</title>", "<title>The council said that a new bridge</title>"))
+def test_the_signals_expect_a_high_f1_where_the_classifier_was_sure():
+    html, _, _ = synthetic_page(3)
+    row = _signals(html)
     assert row.shape == (len(SIGNAL_NAMES),)
-    assert 0.5 < row[SIGNAL["kept_share_block"]] <= 1.0
-    assert row[SIGNAL["kept_share_page"]] < row[SIGNAL["kept_share_block"]]
-    assert row[SIGNAL["empty"]] == 0
-    assert row[SIGNAL["title_found"]] > 0.5
-    assert row[SIGNAL["typed"]] == 1 and abs(row[[SIGNAL[f"type_{k}"] for k in ("article", "listing")]].sum()) <= 1.0
-    assert row[SIGNAL["cjk_share"]] == 0
+    for slope in SLOPES:
+        for kind in ("f1", "precision", "recall"):
+            assert 0.5 < row[SIGNAL[f"expected_{kind}_{slope:g}"]] <= 1.0
+    # The steeper the logistic, the surer each line: the expected F1 rises with the slope.
+    assert row[SIGNAL["expected_f1_1"]] <= row[SIGNAL["expected_f1_2"]] <= row[SIGNAL["expected_f1_4"]]
     menu = "<html><head><title>Menu</title></head><body>" + "".join(f"<p><a href='/{i}'>Section {i}</a></p>" for i in range(30)) + "</body></html>"
-    empty = _signals(menu)
-    assert empty[SIGNAL["empty"]] == 1 and empty[SIGNAL["kept_chars"]] == 0
+    assert _signals(menu)[SIGNAL["expected_f1_1"]] < row[SIGNAL["expected_f1_1"]]
+
+
+def _unit(length: int) -> Unit:
+    return Unit("p", "x" * length, length=length, link_ratio=0.0, position=0.0)
+
+
+def test_the_expected_f1_weighs_each_line_by_its_characters_and_its_value():
+    settings = ConfidenceConfig(near=0.5)
+    units = [_unit(300), _unit(100), _unit(100), Unit("h1", "Title", length=5, link_ratio=0.0, position=0.0)]
+    sure = [Decision("x" * 300, "kept", 20.0), Decision("", "dropped", -20.0), Decision("", "dropped", -20.0), Decision("Title", "as is")]
+    row = confidence_signals(units, sure, settings)
+    assert row[SIGNAL["expected_f1_1"]] == pytest.approx(1.0) and row[SIGNAL["unsure_share"]] == 0
+    # A dropped line that was content at even odds: expected recall 300 / (300 + 50).
+    doubt = [sure[0], Decision("", "dropped", 0.0), sure[2], sure[3]]
+    row = confidence_signals(units, doubt, settings)
+    assert row[SIGNAL["expected_recall_1"]] == pytest.approx(300 / 350)
+    assert row[SIGNAL["expected_precision_1"]] == pytest.approx(1.0)
+    assert row[SIGNAL["unsure_share"]] == pytest.approx(100 / 300) and row[SIGNAL["unsure_kept_share"]] == 0
+    # A kept line the classifier was unsure of counts against the precision.
+    kept = [sure[0], Decision("x" * 100, "kept", 0.0), sure[2], sure[3]]
+    row = confidence_signals(units, kept, settings)
+    assert row[SIGNAL["expected_precision_1"]] == pytest.approx(350 / 400)
+    assert row[SIGNAL["unsure_kept_share"]] == pytest.approx(100 / 400)
+    # Nothing valued, nothing to say: zeros.
+    assert not confidence_signals(units, [Decision("x", "kept")] * 4, settings).any()
+    assert not confidence_signals([], [], settings).any()
 
 
 def test_the_model_learns_f1_from_the_signals_and_keeps_to_0_1():
     rng = np.random.default_rng(0)
     rows = rng.random((400, len(SIGNAL_NAMES)))
-    f1 = np.clip(rows[:, SIGNAL["kept_share_block"]] * 1.3 - 0.1 + rng.normal(0, 0.05, 400), 0, 1)
+    f1 = np.clip(rows[:, SIGNAL["expected_f1_2"]] * 1.3 - 0.1 + rng.normal(0, 0.05, 400), 0, 1)
     model = fit_confidence(rows[:300], f1[:300], ConfidenceConfig(trees=100, min_pages=50))
     assert model is not None
     predicted = np.asarray([model.predict(row) for row in rows[300:]])

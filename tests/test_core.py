@@ -28,12 +28,11 @@ from webclean import core
 from webclean import segment as segment_module
 from webclean.cli import main
 from webclean.config import Config, LinesConfig, PageTypeConfig
-from webclean.extract import ClassifiedPage, classify_page, extract, page_confidence_signals
+from webclean.extract import extract
 from webclean.model import default_model
 from webclean.page_type import _PRICE, LineTotals, _ld_types, element_census, item_runs, line_totals
 from webclean.parse import parse_html
 from webclean.segment import Line, drop_hidden, segment
-from webclean.text import CJK_IDEOGRAPH_RANGES, CJK_RE
 from webclean.tokenize import half_width, nfkc
 
 REPO = Path(__file__).resolve().parents[1]
@@ -453,21 +452,10 @@ def test_the_declared_types_are_found_in_any_bytes(noise, pieces):
 @needs_core
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="ab中文\u3400\u4dbf\u9fff\uf900ＡＢ！～\uff00\uff5f\u3000 é\u0301", max_size=20))
-def test_the_texts_are_counted_and_made_half_width_as_python_does(text):
-    assert _core.count_in(text, CJK_IDEOGRAPH_RANGES) == len(CJK_RE.findall(text))
+def test_the_texts_are_made_half_width_as_python_does(text):
     compiled, python = both(half_width, text)
     assert compiled == python
     assert both(nfkc, text) == (unicodedata.normalize("NFKC", text),) * 2
-
-
-@needs_core
-def test_the_confidence_signals_are_the_python_signals_of_the_golden_pages():
-    config, model = Config(), default_model("svm")
-    for path in GOLDEN:
-        page = classify_page(path.read_bytes(), config, model, url="https://example.org/a/page.html")
-        if isinstance(page, ClassifiedPage):
-            compiled, python = both(page_confidence_signals, page, config)
-            assert np.array_equal(compiled, python)
 
 
 @needs_core

@@ -29,19 +29,6 @@ def line_totals(
     before: str,
     after: str,
 ) -> tuple[int, list[int], int, float, int, int, int, int, int, int, int] | None: ...
-def count_in(text: str, ranges: tuple[tuple[int, int], ...]) -> int: ...
-def line_sums(lines: list[Any], length_at: int, ratio_at: int, theta: float) -> tuple[int, list[float], int] | None: ...
-def kept_totals(
-    units: list[Any],
-    decisions: list[Any],
-    unit_at: tuple[int, ...],
-    decision_at: tuple[int, ...],
-    sample_tags: frozenset[str],
-    partly_kept: str,
-    post: str,
-    classifier_outcomes: frozenset[str],
-    settings: LinesConfig,
-) -> tuple[int, int, int, int, int, list[float], int, int, int, int, int, int, list[float], list[bool]] | None: ...
 def half_width(text: str, first: int, last: int, shift: int, space: int) -> str: ...
 
 class Trees:

@@ -1,7 +1,7 @@
-# The compiled core's passes over a page's texts, lines and units: the page type's line
-# totals (page_type.line_totals), what the confidence adds up (confidence.py), and the
-# full-width forms that NFKC makes ASCII (tokenize.half_width). Included by
-# webclean/_core_page.pxi: the same module, its cimports and helpers in scope.
+# The compiled core's passes over a page's texts and lines: the page type's line totals
+# (page_type.line_totals) and the full-width forms that NFKC makes ASCII
+# (tokenize.half_width). Included by webclean/_core_page.pxi: the same module, its
+# cimports and helpers in scope.
 
 from cpython.unicode cimport (
     PyUnicode_1BYTE_KIND,
@@ -57,15 +57,6 @@ cdef Py_ssize_t _count_in(str text, Py_ssize_t limit, const _Ranges* ranges) noe
                 found += 1
                 break
     return found
-
-
-def count_in(str text not None, tuple ranges not None):
-    """How many characters of ``text`` fall in ``ranges`` (pairs of the first and the
-    last code point of each): confidence's count of text.CJK_RE's matches."""
-    cdef _Ranges read
-    if not _read_ranges(&read, ranges):
-        raise ValueError(f"more than {_MAX_RANGES} ranges")
-    return _count_in(text, len(text), &read)
 
 
 cdef struct _Signs:
@@ -299,104 +290,6 @@ def line_totals(list lines, tuple at, tuple kinds, long long comment_bit, long l
     finally:
         free(signed)
     return chars, [by_kind[k] for k in range(n_kinds)], long_lines, linked, prose, furniture, comments, forms, sample, cjk, prices
-
-
-# --- what the confidence adds up (confidence.py) ----------------------------------------
-
-
-def line_sums(list lines, Py_ssize_t length_at, Py_ssize_t ratio_at, double theta):
-    """confidence's sums over ``lines`` (segment.Line tuples; ``length_at``, ``ratio_at``:
-    the places of length and link_ratio in them): their characters, each line's
-    characters in links (for Python's sum, which sums floats its own way from 3.12
-    on), and the characters of the lines whose link ratio is at most ``theta``. None
-    where a line is no tuple or a link ratio no float."""
-    cdef Py_ssize_t n = len(lines), i
-    cdef long long chars = 0, counted = 0, length
-    cdef double ratio
-    cdef list links = []
-    cdef tuple line
-    for i in range(n):
-        item = lines[i]
-        if not isinstance(item, tuple):
-            return None
-        line = <tuple> item
-        value = line[ratio_at]
-        if type(value) is not float:
-            return None
-        length = line[length_at]
-        ratio = value
-        chars += length
-        links.append(length * ratio)
-        if ratio <= theta:
-            counted += length
-    return chars, links, counted
-
-
-def kept_totals(list units, list decisions, tuple unit_at, tuple decision_at, frozenset sample_tags not None,
-                str partly_kept not None, str post not None, frozenset classifier_outcomes not None, settings):
-    """confidence._Kept.of over ``units`` and their ``decisions`` (units.Unit and
-    denoise.Decision tuples; ``unit_at``: the places of tag, length, link_ratio and
-    region in a unit, ``decision_at`` of text, outcome and value in a decision): the
-    samples (a unit whose tag is in ``sample_tags``, Unit.is_sample), those kept, and
-    their characters of each kind, ``settings`` (config.LinesConfig) saying what prose
-    is as line_features.is_prose reads it. None where a unit or a decision is no tuple,
-    a text no str or a link ratio no float."""
-    cdef Py_ssize_t n = min(len(units), len(decisions)), i
-    cdef Py_ssize_t tag_at = unit_at[0], length_at = unit_at[1], ratio_at = unit_at[2], region_at = unit_at[3]
-    cdef Py_ssize_t text_at = decision_at[0], outcome_at = decision_at[1], value_at = decision_at[2]
-    cdef double long_line = settings.long_line, prose_link_ratio = settings.prose_link_ratio, ratio
-    cdef long long samples = 0, count = 0, chars = 0, block_chars = 0, margin = 0, prose = 0, partly = 0
-    cdef long long decided = 0, pass_kept = 0, pass_dropped = 0, posts = 0, length
-    cdef list links = [], values = [], taken = []
-    cdef bint kept
-    cdef tuple unit, decision
-    for i in range(len(units)):
-        item = units[i]
-        if not isinstance(item, tuple):
-            return None
-        unit = <tuple> item
-        if not unit[region_at]:
-            block_chars += <long long> unit[length_at]
-    for i in range(n):
-        item, other = units[i], decisions[i]
-        if not isinstance(other, tuple):
-            return None
-        unit, decision = <tuple> item, <tuple> other
-        if unit[tag_at] not in sample_tags:
-            continue
-        text, outcome = decision[text_at], decision[outcome_at]
-        if type(text) is not str:
-            return None
-        length = unit[length_at]
-        kept = len(<str> text) > 0
-        samples += 1
-        decided += length
-        if kept:
-            value = unit[ratio_at]
-            if type(value) is not float:
-                return None
-            ratio = value
-            count += 1
-            chars += length
-            if unit[region_at]:
-                margin += length
-            links.append(length * ratio)
-            if length >= long_line and ratio <= prose_link_ratio:
-                prose += length
-            if outcome == partly_kept:
-                partly += length
-        if outcome not in classifier_outcomes:
-            if not kept:
-                pass_dropped += length
-            elif outcome != post:
-                pass_kept += length
-            if outcome == post:
-                posts += length
-        value = decision[value_at]
-        if value is not None:
-            values.append(value)
-            taken.append(kept)
-    return samples, count, chars, block_chars, margin, links, prose, partly, decided, pass_kept, pass_dropped, posts, values, taken
 
 
 # --- full-width forms (tokenize.half_width) ---------------------------------------------

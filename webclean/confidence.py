@@ -1,208 +1,76 @@
 """How far to trust an extraction: the token F1 that webclean expects to have reached on
 the page, learned.
 
-:func:`confidence_signals` measures what the extraction itself knows — what it kept of
-the block and of the page, how sure the classifier was of the lines it decided (their
-decision values, and how many lie near the boundary), what the passes decided, the
-block's share of the page and its shape, the link text and prose of what was kept, the
-script of the text, whether the title is found in it, and the page type's
-probabilities — and :class:`ConfidenceModel`, boosted trees (scikit-learn's
-HistGradientBoostingRegressor as arrays), predicts the token F1 from them. Training
-(training.confidence_stage) fits the trees on held-out extractions: each training
-page extracted by a model that never saw its site, scored against its gold text.
+The classifier's decision value of each line says how sure it was. Read as a
+probability that the line is content (a logistic of the value, at each slope of
+:data:`SLOPES`), the values of a page's lines give the characters of content it
+expects to have kept, to have kept wrongly and to have missed, and so the precision,
+recall and token F1 it expects. :func:`confidence_signals` measures those, and the share
+of the text the classifier was unsure of; :class:`ConfidenceModel`, boosted trees
+(scikit-learn's HistGradientBoostingRegressor as arrays), turns them into the F1 to
+expect. Training (training.confidence_stage) fits the trees on held-out extractions:
+each training page extracted by a model that never saw its site, scored against its
+gold text. The signals describe the extraction's uncertainty, not the page's kind: the
+size, script, block and page type of a page tell one set of pages from another, and a
+model that reads them learns how good each set's extractions were, which does not hold
+on the sites of another set.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
-from webclean import core
 from webclean.classifier import TreeEnsemble
-from webclean.config import PAGE_TYPES, ConfidenceConfig, LinesConfig
-from webclean.denoise import DROPPED, KEPT, PARTLY_KEPT, POST, Decision
-from webclean.line_features import is_prose
-from webclean.locate import Block
-from webclean.metrics import tokens, tokens_found
-from webclean.segment import Line
-from webclean.text import CJK_IDEOGRAPH_RANGES, CJK_RE
-from webclean.units import SAMPLE_UNIT_TAGS, Unit
+from webclean.config import ConfidenceConfig
+from webclean.denoise import Decision
+from webclean.units import Unit
 
+# The slopes of the logistic that reads a decision value as the probability that its
+# line is content: the values' scale differs from one model to another, and the trees
+# weigh the three readings.
+SLOPES = (1.0, 2.0, 4.0)
 SIGNAL_NAMES = (
-    "samples", "kept_samples_share", "kept_chars", "kept_share_block", "kept_share_page", "block_share_page",
-    "margin_kept_share", "kept_link_share", "kept_prose_share", "partly_kept_share", "pass_kept_share",
-    "pass_dropped_share", "posts_share", "valued_share", "value_mean", "value_spread", "value_kept_mean",
-    "value_dropped_mean", "near_share", "near_kept_share", "block_level", "block_body", "thread", "block_score_share",
-    "block_counted_share",
-    "page_chars", "page_lines", "page_link_share", "cjk_share", "title_found", "empty", "typed",
-    *(f"type_{kind}" for kind in PAGE_TYPES),
-)  # fmt: skip
-_AT = {name: k for k, name in enumerate(SIGNAL_NAMES)}
-# Where the compiled core finds the fields it reads in a Line, a Unit and a Decision.
-_LINE_LENGTH_AT, _LINE_RATIO_AT = Line._fields.index("length"), Line._fields.index("link_ratio")
-_UNIT_AT = tuple(Unit._fields.index(name) for name in ("tag", "length", "link_ratio", "region"))
-_DECISION_AT = tuple(Decision._fields.index(name) for name in ("text", "outcome", "value"))
-_CLASSIFIER_OUTCOMES = frozenset({KEPT, PARTLY_KEPT, DROPPED})
+    *(f"expected_{kind}_{slope:g}" for slope in SLOPES for kind in ("f1", "precision", "recall")),
+    "unsure_share",
+    "unsure_kept_share",
+)
 
 
-def confidence_signals(
-    units: Sequence[Unit],
-    decisions: Sequence[Decision],
-    lines: Sequence[Line],
-    block: Block | None,
-    title: str,
-    type_probabilities: np.ndarray | None,
-    lines_settings: LinesConfig,
-    settings: ConfidenceConfig,
-    theta: float,
-) -> np.ndarray:
+def confidence_signals(units: Sequence[Unit], decisions: Sequence[Decision], settings: ConfidenceConfig) -> np.ndarray:
     """The row of SIGNAL_NAMES of one classified page: its block's ``units`` and the
-    ``decisions`` on them (denoise), the page's ``lines``, its located ``block``
-    (locate.Block, or None), its title and page type probabilities (or None);
-    ``lines_settings``: what a line of prose is; ``theta``: the link ratio up to which a
-    line's text counts for Step 1 (locate.theta)."""
-    row: list[Any] = [0.0] * len(SIGNAL_NAMES)  # an array once filled: a list takes values faster
-    page_chars, links, counted = _line_sums(lines, theta)
-    row[_AT["page_chars"]] = np.log1p(page_chars)
-    row[_AT["page_lines"]] = np.log1p(len(lines))
-    row[_AT["page_link_share"]] = sum(links) / max(page_chars, 1)
-    if type_probabilities is not None:
-        row[_AT["typed"]] = 1.0
-        row[_AT["type_article"] : _AT["type_article"] + len(PAGE_TYPES)] = type_probabilities.tolist()
-    sample, empty = _text_start(decisions, settings.sample_chars)
-    row[_AT["empty"]] = empty
-    row[_AT["cjk_share"]] = _cjk_count(sample) / max(len(sample), 1)
-    wanted = set(tokens(title))
-    row[_AT["title_found"]] = tokens_found(wanted, sample) / len(wanted) if wanted else 0.0
-    if block is None or not units:
-        return np.asarray(row, dtype=np.float64)
-    kept = _Kept.of(units, decisions, lines_settings)
-    some = max(kept.chars, 1)
-    row[_AT["samples"]] = np.log1p(kept.samples)
-    row[_AT["kept_samples_share"]] = kept.kept_count / max(kept.samples, 1)
-    row[_AT["kept_chars"]] = np.log1p(kept.chars)
-    row[_AT["kept_share_block"]] = kept.chars / max(kept.block_chars, 1)
-    row[_AT["kept_share_page"]] = kept.chars / max(page_chars, 1)
-    row[_AT["block_share_page"]] = kept.block_chars / max(page_chars, 1)
-    row[_AT["margin_kept_share"]] = kept.margin / some
-    row[_AT["kept_link_share"]] = sum(kept.links) / some
-    row[_AT["kept_prose_share"]] = kept.prose / some
-    row[_AT["partly_kept_share"]] = kept.partly / some
-    decided = max(kept.decided, 1)
-    row[_AT["pass_kept_share"]] = kept.pass_kept / decided
-    row[_AT["pass_dropped_share"]] = kept.pass_dropped / decided
-    row[_AT["posts_share"]] = kept.posts / decided
-    row[_AT["valued_share"]] = len(kept.values) / max(kept.samples, 1)
-    if kept.values:
-        values = np.asarray(kept.values)
-        taken = np.asarray(kept.taken)
-        near = np.abs(values) < settings.near
-        row[_AT["value_mean"]] = values.mean()
-        row[_AT["value_spread"]] = values.std()
-        row[_AT["value_kept_mean"]] = values[taken].mean() if taken.any() else 0.0
-        row[_AT["value_dropped_mean"]] = values[~taken].mean() if (~taken).any() else 0.0
-        row[_AT["near_share"]] = near.mean()
-        row[_AT["near_kept_share"]] = near[taken].mean() if taken.any() else 0.0
-    element = block.element
-    row[_AT["block_level"]] = np.log1p(sum(1 for _ in element.iterancestors()))
-    row[_AT["block_body"]] = element.tag in ("body", "html")
-    row[_AT["thread"]] = bool(block.slots)
-    row[_AT["block_score_share"]] = block.score / max(page_chars, 1)
-    row[_AT["block_counted_share"]] = block.score / max(counted, 1)
-    return np.asarray(row, dtype=np.float64)
-
-
-def _line_sums(lines: Sequence[Line], theta: float) -> tuple[int, list[float], int]:
-    """The lines' characters, each line's characters in links, and the characters of
-    the lines whose link ratio is at most ``theta``."""
-    if core.compiled is not None:  # one loop in C (webclean/_core_sums.pxi)
-        found = core.compiled.line_sums(lines if isinstance(lines, list) else list(lines), _LINE_LENGTH_AT, _LINE_RATIO_AT, theta)
-        if found is not None:
-            return found
-    return (
-        sum(line.length for line in lines),
-        [line.length * line.link_ratio for line in lines],
-        sum(line.length for line in lines if line.link_ratio <= theta),
-    )
-
-
-def _text_start(decisions: Sequence[Decision], chars: int) -> tuple[str, bool]:
-    """The first ``chars`` characters of the page's text (its kept texts, a line break
-    between two), joining only the texts they come from, and whether the text is empty."""
-    pieces, size = [], -1
-    for decision in decisions:
-        if decision.text:
-            pieces.append(decision.text)
-            size += len(decision.text) + 1
-            if size >= chars:
-                break
-    return "\n".join(pieces)[:chars], not pieces
-
-
-def _cjk_count(text: str) -> int:
-    """How many CJK ideographs ``text`` holds (text.CJK_RE's matches)."""
-    if core.compiled is not None:  # counted in C (webclean/_core_sums.pxi)
-        return core.compiled.count_in(text, CJK_IDEOGRAPH_RANGES)
-    return len(CJK_RE.findall(text))
-
-
-class _Kept(NamedTuple):
-    """What the block's units and their decisions add up to: the samples (Unit.is_sample),
-    the kept ones, and the characters of each kind."""
-
-    samples: int
-    kept_count: int  # samples kept
-    chars: int  # their characters ...
-    block_chars: int  # ... of the block's own units (not the margins') ...
-    margin: int  # ... of the kept samples of the margins
-    links: list[float]  # each kept sample's characters in links
-    prose: int  # the kept samples' characters of prose (line_features.is_prose)
-    partly: int  # ... of those partly kept
-    decided: int  # the samples' characters
-    pass_kept: int  # ... of the samples a pass decided: kept, not as a post ...
-    pass_dropped: int  # ... dropped ...
-    posts: int  # ... as a post
-    values: list[float]  # the samples' decision values, where they have one ...
-    taken: list[bool]  # ... and whether each was kept
-
-    @classmethod
-    def of(cls, units: Sequence[Unit], decisions: Sequence[Decision], lines_settings: LinesConfig) -> _Kept:
-        if core.compiled is not None:  # one loop in C (webclean/_core_sums.pxi)
-            found = core.compiled.kept_totals(
-                units if isinstance(units, list) else list(units), decisions if isinstance(decisions, list) else list(decisions),
-                _UNIT_AT, _DECISION_AT, SAMPLE_UNIT_TAGS, PARTLY_KEPT, POST, _CLASSIFIER_OUTCOMES, lines_settings,
-            )  # fmt: skip
-            if found is not None:
-                return cls(*found)
-        samples = count = chars = margin = prose = partly = decided = pass_kept = pass_dropped = posts = 0
-        links: list[float] = []
-        values: list[float] = []
-        taken: list[bool] = []
-        for unit, decision in zip(units, decisions):
-            if not unit.is_sample:
-                continue
-            length, text, outcome = unit.length, decision.text, decision.outcome
-            samples += 1
-            decided += length
-            if text:
-                count += 1
-                chars += length
-                margin += length if unit.region else 0
-                links.append(length * unit.link_ratio)
-                prose += length if is_prose(length, unit.link_ratio, lines_settings) else 0
-                partly += length if outcome == PARTLY_KEPT else 0
-            if outcome not in _CLASSIFIER_OUTCOMES:
-                pass_kept += length if text and outcome != POST else 0
-                pass_dropped += 0 if text else length
-                posts += length if outcome == POST else 0
-            if decision.value is not None:
-                values.append(decision.value)
-                taken.append(bool(text))
-        block_chars = sum(unit.length for unit in units if not unit.region)
-        return cls(samples, count, chars, block_chars, margin, links, prose, partly, decided, pass_kept, pass_dropped, posts, values, taken)
+    ``decisions`` on them (denoise). Each sample with a decision value counts with its
+    characters: at each slope, the expected token F1, precision and recall; then the
+    characters of the lines within ``settings.near`` of the boundary, and of the kept
+    ones below it, each against the kept characters. Zeros where no sample has a value
+    (nothing located; method svm's second stage gives every sample one)."""
+    valued = [
+        (decision.value, unit.length, bool(decision.text))
+        for unit, decision in zip(units, decisions)
+        if decision.value is not None and unit.is_sample
+    ]
+    row = np.zeros(len(SIGNAL_NAMES))
+    if not valued:
+        return row
+    values, lengths, kept = (np.asarray(column, dtype=np.float64) for column in zip(*valued))
+    kept_chars = float(lengths @ kept)
+    k = 0
+    for slope in SLOPES:
+        content = 1.0 / (1.0 + np.exp(-slope * values))
+        right = float(lengths @ (content * kept))  # content kept
+        wrong = kept_chars - right  # noise kept
+        missed = float(lengths @ (content * (1.0 - kept)))  # content dropped
+        row[k] = 2 * right / (2 * right + wrong + missed) if right + wrong + missed else 0.0
+        row[k + 1] = right / kept_chars if kept_chars else 0.0
+        row[k + 2] = right / (right + missed) if right + missed else 0.0
+        k += 3
+    unsure = np.abs(values) < settings.near
+    row[k] = float(lengths @ unsure) / max(kept_chars, 1.0)
+    row[k + 1] = float(lengths @ (kept * (values < settings.near))) / max(kept_chars, 1.0)
+    return row
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,6 @@ compiles:
   and ``<meta>`` elements;
 - ``_core.occurrences``: where page_type._ld_types finds ``"@type"`` in a page's bytes;
 - ``_core.line_totals``: page_type.line_totals, what the page type sums over the lines;
-- ``_core.line_sums``, ``_core.kept_totals`` and ``_core.count_in``: what
-  confidence.confidence_signals sums over the lines and the units, and its count of CJK
-  ideographs;
 - ``_core.half_width``: tokenize.half_width, the full-width forms that NFKC makes ASCII;
 - ``_core.Trees``: classifier.TreeEnsemble.leaf_values, the walk of boosted trees;
 - ``_core.Lexicon``: lexicon.NoiseLexicon's lookups over a page's texts, its

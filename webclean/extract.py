@@ -135,11 +135,7 @@ def _extract(
 
 def page_confidence_signals(page: ClassifiedPage, config: Config) -> np.ndarray:
     """The row of confidence.SIGNAL_NAMES of a classified page (method svm)."""
-    located = page.located
-    return confidence_signals(
-        located.units, page.decisions, located.lines or (), located.block, located.title, page.type_probabilities,
-        config.lines, config.confidence, config.locate.theta,
-    )  # fmt: skip
+    return confidence_signals(page.located.units, page.decisions, config.confidence)
 
 
 @dataclass(frozen=True)

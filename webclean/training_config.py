@@ -165,12 +165,10 @@ class ConfidenceConfig:
     trees: int = 200  # boosting rounds; 0 trains no confidence model
     folds: int = 4  # folds of whole sites: each page is extracted by a model trained without its fold
     min_pages: int = 50  # fewer held-out extractions than this train no confidence model
-    sample_chars: int = 2_000  # the characters of the text that its script and the title are read in
     near: float = 0.5  # a decision value this close to the boundary is a line the classifier was unsure of
 
     def validate(self) -> None:
         _check_range("confidence.trees", self.trees, 0, 10**4)
         _check_range("confidence.folds", self.folds, 2, 100)
         _check_range("confidence.min_pages", self.min_pages, 1, 10**9)
-        _check_range("confidence.sample_chars", self.sample_chars, 1, 10**9)
         _check_range("confidence.near", self.near, 0.0, 100.0)
