@@ -1,5 +1,5 @@
 # The compiled core's interface (webclean/_core.pyx), for mypy; webclean/core.py loads it.
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Container, Mapping
 from typing import Any
 
 import numpy as np
@@ -81,3 +81,6 @@ class Lexicon:
 
 def text_columns(texts: list[str], lexicon: Lexicon, rules: TextRules, out: np.ndarray, columns: tuple[int, ...]) -> np.ndarray | None: ...
 def unit_columns(units: list[Any], rules: UnitRules, out: np.ndarray, columns: tuple[int, ...]) -> np.ndarray | None: ...
+def counted_text(
+    lines: list[Any], at: tuple[int, int, int], theta: float, tags: Container[str]
+) -> tuple[etree._Element | None, dict[etree._Element, int]] | None: ...

@@ -525,3 +525,5 @@ include "_core_page.pxi"
 include "_core_lexicon.pxi"
 # The unit columns of line_features.py.
 include "_core_units.pxi"
+# Step 1's count on the lines (region.py).
+include "_core_region.pxi"

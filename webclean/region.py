@@ -17,6 +17,7 @@ import re
 
 from lxml import etree
 
+from webclean import core
 from webclean.config import RegionConfig, ThreadsConfig
 from webclean.locate import Block, nearest_block
 from webclean.segment import Line
@@ -46,6 +47,27 @@ def locate_region(
     if all(line.link_ratio > theta for line in lines):
         lines = [line for line in lines if line.kind != "link"]
         theta = 1.0
+    best, total = counted_text(lines, theta, block_tags)
+    if best is None:
+        return None
+    return _grow(best, total, ascend_gain, region, threads)
+
+
+# The places in a segment.Line of what Step 1 reads of it (the compiled counted_text).
+_LINE_AT = (Line._fields.index("owner"), Line._fields.index("link_ratio"), Line._fields.index("length"))
+
+
+def counted_text(
+    lines: list[Line], theta: float, block_tags: frozenset[str]
+) -> tuple[etree._Element | None, dict[etree._Element, int]]:
+    """Step 1's count: the length of each line of link ratio at most θ, counted for its
+    nearest block element and below each of the block's ancestors; the block with the
+    most (the first in document order on a tie) and what each element counts, or
+    ``(None, {})`` where no line counts."""
+    if core.compiled is not None:
+        counted = core.compiled.counted_text(lines, _LINE_AT, theta, block_tags)
+        if counted is not None:
+            return counted
     direct: dict[etree._Element, int] = {}
     order: dict[etree._Element, int] = {}
     nearest: dict[etree._Element, etree._Element | None] = {}
@@ -61,14 +83,14 @@ def locate_region(
         direct[block] = direct.get(block, 0) + line.length
         order.setdefault(block, len(order))
     if not direct:
-        return None
+        return None, {}
     # Each block's counted text, and the text counted below each of its ancestors.
     total = dict(direct)
     for block, length in direct.items():
         for ancestor in block.iterancestors():
             total[ancestor] = total.get(ancestor, 0) + length
     best = max(direct, key=lambda el: (direct[el], -order[el]))
-    return _grow(best, total, ascend_gain, region, threads)
+    return best, total
 
 
 def _grow(
