@@ -1,5 +1,5 @@
 # The compiled core's interface (webclean/_core.pyx), for mypy; webclean/core.py loads it.
-from collections.abc import Callable, Container, Mapping
+from collections.abc import Callable, Container, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -84,3 +84,6 @@ def unit_columns(units: list[Any], rules: UnitRules, out: np.ndarray, columns: t
 def counted_text(
     lines: list[Any], at: tuple[int, int, int], theta: float, tags: Container[str]
 ) -> tuple[etree._Element | None, dict[etree._Element, int]] | None: ...
+def related_names(
+    lines: Sequence[Any], at: tuple[int, int], name_chars: int, names: Container[str], lead: str, trail: str
+) -> list[int] | None: ...

@@ -194,3 +194,48 @@ def counted_text(list lines not None, tuple at not None, theta, tags):
         _table_free(&nearest)
         _table_free(&direct)
         _table_free(&total)
+
+
+cdef inline bint _one_of(Py_UCS4 ch, str chars) noexcept:
+    cdef Py_UCS4 c
+    for c in chars:
+        if c == ch:
+            return True
+    return False
+
+
+def related_names(lines not None, tuple at not None, name_chars, names, str lead not None, str trail not None):
+    """segment.related_names: the places of the lines after the first of at most
+    ``name_chars`` characters that say only that a box of other stories follows
+    (segment.names_related_box, its ``names``, and the marks ``lead`` and ``trail`` that
+    its name may open and end with as a letter does). ``at``: the places of the text and
+    the length in a line. None where a line is not a tuple with a str and an int."""
+    cdef Py_ssize_t text_at, length_at, needed, i, start, end
+    cdef long long most
+    cdef str lowered
+    cdef tuple line
+    text_at, length_at = at
+    needed = max(text_at, length_at)
+    if type(name_chars) is not int or min(text_at, length_at) < 0 or not -(1 << 62) < name_chars < (1 << 62):
+        return None
+    most = name_chars
+    found = []
+    for i in range(1, len(lines)):
+        item = lines[i]
+        if not isinstance(item, tuple) or len(<tuple> item) <= needed:
+            return None
+        line = <tuple> item
+        text, length = line[text_at], line[length_at]
+        if type(text) is not str or type(length) is not int:
+            return None
+        if length > most:
+            continue
+        lowered = (<str> text).lower()
+        start, end = 0, len(lowered)
+        while start < end and not (_alnum(lowered[start]) or _one_of(lowered[start], lead)):
+            start += 1
+        while end > start and not (_alnum(lowered[end - 1]) or _one_of(lowered[end - 1], trail)):
+            end -= 1
+        if " ".join(lowered[start:end].split()) in names:
+            found.append(i)
+    return found

@@ -449,11 +449,28 @@ def names_related_box(text: str) -> bool:
     of the line, not a name)."""
     lowered = text.lower()
     start, end = 0, len(lowered)
-    while start < end and not (lowered[start].isalnum() or lowered[start] == "_"):
+    while start < end and not (lowered[start].isalnum() or lowered[start] in _NAME_LEAD):
         start += 1
-    while end > start and not (lowered[end - 1].isalnum() or lowered[end - 1] in "_:："):
+    while end > start and not (lowered[end - 1].isalnum() or lowered[end - 1] in _NAME_TRAIL):
         end -= 1
     return " ".join(lowered[start:end].split()) in RELATED_BOX_NAMES
+
+
+# The marks a box's name may open with, and end with ("Related:"), as it does with a letter.
+_NAME_LEAD = "_"
+_NAME_TRAIL = "_:："
+# The places in a Line of its text and its length (the compiled related_names).
+_NAME_AT = (Line._fields.index("text"), Line._fields.index("length"))
+
+
+def related_names(lines: Sequence[Line], name_chars: int) -> list[int]:
+    """The places of the lines after the first that name a box of other stories: of at
+    most ``name_chars`` characters, saying only that (:func:`names_related_box`)."""
+    if core.compiled is not None:
+        found = core.compiled.related_names(lines, _NAME_AT, name_chars, RELATED_BOX_NAMES, _NAME_LEAD, _NAME_TRAIL)
+        if found is not None:
+            return found
+    return [i for i, line in enumerate(lines) if i and line.length <= name_chars and names_related_box(line.text)]
 
 
 # Line.related: a line that names such a box, and a line inside the box it names.
@@ -473,9 +490,7 @@ def related_boxes(lines: Sequence[Line], name_chars: int = _LINES.related_name_c
     nested in one another, a walk of the rest of the page per name).
     """
     marks = [0] * len(lines)
-    names = [
-        i for i, line in enumerate(lines) if i and line.length <= name_chars and names_related_box(line.text)
-    ]
+    names = related_names(lines, name_chars)
     for i in names:
         if marks[i]:
             continue
