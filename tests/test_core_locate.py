@@ -1,0 +1,186 @@
+"""The compiled core's work of the locate stage (webclean/_core_region.pxi) gives exactly
+what the Python path gives: Step 1's count on the lines (region.counted_text) and the
+lines that name a box of other stories (segment.related_names), run both ways as
+tests/test_core.py runs the rest of the core."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from lxml import etree
+from test_core import FUZZ, GOLDEN, _core, _page_body, _trees, both, needs_core
+
+from webclean import region, segment
+from webclean.config import Config, ImprovedConfig
+from webclean.extract import extract
+from webclean.segment import Line
+
+_BLOCK_TAGS = frozenset(ImprovedConfig().block_tags)
+
+
+def _lines(body: etree._Element) -> list[Line]:
+    return segment.segment(body)
+
+
+def _counted_both_ways(lines: list[Line], theta: float, tags: frozenset[str] = _BLOCK_TAGS) -> tuple[Any, Any]:
+    """region.counted_text both ways, asserted to be the same block and the same counts
+    in the same order; the compiled one must not have left the lines to Python."""
+    assert _core is not None
+    assert _core.counted_text(lines, region._LINE_AT, theta, tags) is not None
+    compiled, python = both(region.counted_text, lines, theta, tags)
+    assert compiled[0] is python[0]
+    assert list(compiled[1].items()) == list(python[1].items())
+    return python
+
+
+def _names_both_ways(lines: list[Line], name_chars: int) -> list[int]:
+    assert _core is not None
+    assert _core.related_names(lines, segment._NAME_AT, name_chars, segment.RELATED_BOX_NAMES, "_", "_:：") is not None
+    compiled, python = both(segment.related_names, lines, name_chars)
+    assert compiled == python
+    return python
+
+
+# --- region.counted_text -----------------------------------------------------------------
+
+PAGES = {
+    "nested blocks": "<div><p>First paragraph of the story, long enough.</p><div><p>Inner one.</p>"
+    "<p>Another inner paragraph.</p></div>text in the div</div><td>a cell</td>",
+    "a tie": "<div><p>same length one</p></div><div><p>same length two</p></div>",
+    "links": "<p><a href='/a'>all of it a link</a></p><div><a>menu</a> <a>more</a></div>",
+    "no block": "<span>loose text</span> and more",
+    "comments": "<div><!-- a comment --><p>after <!-- inside --> it</p><?pi x?></div>",
+    "empty": "",
+}
+
+
+@needs_core
+@pytest.mark.parametrize("name", sorted(PAGES))
+@pytest.mark.parametrize("theta", [0.0, 0.3, 1.0])
+def test_counted_text_gives_the_python_count(name, theta):
+    body = _page_body(f"<html><body>{PAGES[name]}</body></html>".encode())
+    _counted_both_ways(_lines(body), theta)
+
+
+@needs_core
+def test_counted_text_of_no_lines_is_no_block():
+    assert _counted_both_ways([], 0.3) == (None, {})
+
+
+@needs_core
+@pytest.mark.parametrize("tags", [frozenset(), frozenset({"td"}), frozenset({"body", "html"}), frozenset({"p", "div"})])
+def test_counted_text_reads_the_block_tags_it_is_given(tags):
+    for path in GOLDEN[:5]:
+        _counted_both_ways(_lines(_page_body(path.read_bytes())), 0.3, tags)
+
+
+@needs_core
+@pytest.mark.parametrize("path", GOLDEN, ids=[path.parent.name for path in GOLDEN])
+def test_counted_text_gives_the_python_count_of_the_golden_pages(path):
+    lines = _lines(_page_body(path.read_bytes()))
+    best, total = _counted_both_ways(lines, 0.3)
+    assert best is not None and len(total) > 3
+    _counted_both_ways(lines, 1.0)
+
+
+@needs_core
+def test_counted_text_gives_the_python_count_of_the_fuzz_corpus():
+    for path in FUZZ:
+        lines = _lines(_page_body(path.read_bytes()))
+        for theta in (0.0, 0.3, 1.0):
+            _counted_both_ways(lines, theta)
+
+
+@needs_core
+def test_counted_text_reads_tags_in_a_namespace():
+    body = etree.Element("body")
+    outer = etree.SubElement(body, "{urn:x}div")
+    etree.SubElement(outer, "{urn:x}p").text = "Text in a namespace, long enough."
+    etree.SubElement(outer, "p").text = "Plain text beside it."
+    etree.SubElement(etree.SubElement(body, "div"), "{urn:y}div").text = "In another namespace."
+    lines = _lines(body)
+    assert lines
+    for tags in (frozenset({"{urn:x}div"}), frozenset({"{urn:x}p", "{urn:y}div"}), frozenset({"div"})):
+        _counted_both_ways(lines, 0.3, tags)
+
+
+@needs_core
+def test_counted_text_leaves_what_it_does_not_read_to_python():
+    assert _core is not None
+    lines = _lines(_page_body(b"<html><body><div><p>Some text here.</p></div></body></html>"))
+    assert _core.counted_text(lines, region._LINE_AT, 1, _BLOCK_TAGS) is None  # θ no float
+    odd = [lines[0]._replace(length=3.0)]
+    assert _core.counted_text(odd, region._LINE_AT, 0.3, _BLOCK_TAGS) is None
+    assert both(region.counted_text, odd, 0.3, _BLOCK_TAGS)[0] == both(region.counted_text, odd, 0.3, _BLOCK_TAGS)[1]
+    other = _lines(_page_body(b"<html><body><div><p>Another tree.</p></div></body></html>"))
+    assert _core.counted_text(lines + other, region._LINE_AT, 0.3, _BLOCK_TAGS) is None  # two documents
+
+
+@needs_core
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_trees(), st.floats(0.0, 1.0), st.sets(st.sampled_from(["div", "p", "td", "li", "section", "body", "span"])))
+def test_counted_text_gives_the_python_count_of_any_tree(tree, theta, tags):
+    body = etree.Element("body")
+    body.append(tree)
+    _counted_both_ways(_lines(body), theta, frozenset(tags))
+
+
+# --- segment.related_names ---------------------------------------------------------------
+
+_NAMES = [
+    "Related", "Related:", "related stories", "  Related  Stories ", "_related stories_", "Related：", "相关推荐", "相关推荐：",
+    "【相关推荐】", "Related Stories»", "İRelated", "You might also like", "YOU MIGHT ALSO LIKE...", "Related\u00a0stories",
+    "related stories 2", "¿Related?", "", " ", ":", "top\u3000stories", "Top stories:::", "ÀRelated", "\u212aategories",
+]
+
+
+def _text_lines(texts: list[str]) -> list[Line]:
+    owner = etree.Element("p")
+    return [Line(text, owner, "p", 0.0, False, False, 0, len("".join(text.split())), 1, False) for text in texts]
+
+
+@needs_core
+@pytest.mark.parametrize("name_chars", [0, 5, 30, 1000])
+def test_related_names_gives_the_python_names(name_chars):
+    lines = _text_lines(["First line", *_NAMES, *_NAMES])
+    found = _names_both_ways(lines, name_chars)
+    if name_chars == 30:
+        assert len(found) > 4
+
+
+@needs_core
+def test_related_names_gives_the_python_names_of_the_golden_and_fuzz_pages():
+    found = 0
+    for path in (*GOLDEN, *FUZZ):
+        lines = _lines(_page_body(path.read_bytes()))
+        found += len(_names_both_ways(lines, 30))
+        _names_both_ways(lines, 200)
+    assert found
+
+
+@needs_core
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(_NAMES) | st.text(alphabet="aRlteds _:：-»¿İ\u00a0\u3000相关推荐K²٣", max_size=12), max_size=8
+    ),
+    st.integers(0, 40),
+)
+def test_related_names_gives_the_python_names_of_any_text(texts, name_chars):
+    _names_both_ways(_text_lines(texts), name_chars)
+
+
+# --- whole extractions under other settings ------------------------------------------------
+
+
+@needs_core
+def test_extract_gives_the_python_results_under_other_locate_settings():
+    config = Config().with_overrides(
+        ["locate.theta=0.6", "improved.ascend_gain=0.5", "lines.related_name_chars=60", "region.beside_chars=400"]
+    )
+    for path in GOLDEN:
+        compiled, python = both(extract, path.read_bytes(), config=config)
+        assert compiled == python, path.parent.name
