@@ -5,6 +5,8 @@ tests/test_core.py runs the rest of the core."""
 
 from __future__ import annotations
 
+import struct
+from itertools import repeat
 from typing import Any
 
 import pytest
@@ -13,10 +15,11 @@ from hypothesis import strategies as st
 from lxml import etree
 from test_core import FUZZ, GOLDEN, _core, _page_body, _trees, both, needs_core
 
-from webclean import region, segment
-from webclean.config import Config, ImprovedConfig
+from webclean import line_features, region, segment
+from webclean.config import Config, ImprovedConfig, LinesConfig
 from webclean.extract import extract
 from webclean.segment import Line
+from webclean.units import Unit, units_from_columns
 
 _BLOCK_TAGS = frozenset(ImprovedConfig().block_tags)
 
@@ -184,3 +187,85 @@ def test_extract_gives_the_python_results_under_other_locate_settings():
     for path in GOLDEN:
         compiled, python = both(extract, path.read_bytes(), config=config)
         assert compiled == python, path.parent.name
+
+
+# --- the columns of line_features.line_units, and the units made of them -----------------
+
+
+def _bits(values: list[float]) -> list[bytes]:
+    return [struct.pack("<d", value) for value in values]
+
+
+@needs_core
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.floats(allow_nan=True, allow_infinity=True) | st.integers(-(1 << 53), 1 << 53) | st.booleans(), max_size=12),
+    st.integers(0, 6),
+)
+def test_neighbour_means_gives_the_python_means(values, window):
+    assert _core is not None and _core.neighbour_means(values, window) is not None
+    compiled, python = both(line_features._neighbour_means, values, window)
+    assert _bits(compiled) == _bits(python)
+
+
+@needs_core
+def test_neighbour_means_leaves_what_it_does_not_read_to_python():
+    assert _core is not None
+    assert _core.neighbour_means([1.0, 2.0], -1) is None
+    assert _core.neighbour_means([1.0, "2"], 1) is None
+    assert _core.neighbour_means([1 << 60], 1) is None
+    compiled, python = both(line_features._neighbour_means, (0.5, 1 << 60, 2.0), 1)
+    assert compiled == python
+
+
+_KINDS = ["link", "heading", "p", "text", "list", "cell"]
+
+
+@needs_core
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(_KINDS), st.integers(0, 400), st.floats(0.0, 1.0)), max_size=14),
+    st.integers(0, 100),
+)
+def test_link_runs_and_section_text_give_the_python_columns(lines, long_line):
+    kinds, lengths, ratios = (list(column) for column in zip(*lines)) if lines else ([], [], [])
+    assert _core is not None
+    assert _core.link_runs(kinds, lengths, long_line, "link") is not None
+    assert _core.section_text(kinds, lengths, ratios, "heading") is not None
+    compiled, python = both(line_features.link_runs, kinds, lengths, long_line)
+    assert compiled == python
+    compiled, python = both(line_features.section_text, kinds, lengths, ratios)
+    assert compiled == python
+
+
+@needs_core
+def test_section_text_rounds_half_to_even_as_python_does():
+    kinds = ["p", "heading", "p", "heading", "p", "heading", "p"]
+    lengths = [5, 1, 3, 1, 7, 1, 1]
+    ratios = [0.5, 0.0, 0.5, 0.0, 0.5, 0.0, 0.5]  # sections of 2.5, 1.5, 3.5 and 0.5 characters
+    compiled, python = both(line_features.section_text, kinds, lengths, ratios)
+    assert compiled == python == [2, 2, 2, 4, 4, 0, 0]
+
+
+@needs_core
+def test_units_are_made_as_the_named_tuple_makes_them():
+    columns: dict[str, Any] = {name: [f"{name}{m}" for m in range(4)] for name in Unit._fields}
+    columns["tag"] = repeat("line")
+    columns["text"] = ["a", "b", "c"]  # the shortest column ends the units, as map stops
+    compiled, python = both(units_from_columns, **columns)
+    assert compiled == python and len(python) == 3
+    assert all(type(unit) is Unit for unit in compiled)
+    with pytest.raises(TypeError):
+        both(units_from_columns, tag=[])
+
+
+@needs_core
+@pytest.mark.parametrize("lines_settings", [LinesConfig(), LinesConfig(window=1, long_line=20), LinesConfig(window=5, long_line=200)])
+def test_line_units_give_the_python_units_of_the_golden_and_fuzz_pages(lines_settings):
+    for path in (*GOLDEN, *FUZZ):
+        body = _page_body(path.read_bytes())
+        lines = _lines(body)
+        compiled, python = both(line_features.line_units, lines, body, settings=lines_settings)
+        assert compiled == python, path.name
+        compiled, python = both(line_features.line_units, lines, region=1, settings=lines_settings)
+        assert compiled == python, path.name

@@ -527,3 +527,5 @@ include "_core_lexicon.pxi"
 include "_core_units.pxi"
 # Step 1's count on the lines (region.py).
 include "_core_region.pxi"
+# The columns of line_features.line_units, and the units made of them (units.py).
+include "_core_columns.pxi"

@@ -346,6 +346,10 @@ def line_units(
 def link_runs(kinds: Sequence[str], lengths: Sequence[int], long_line: int = _LINES.long_line) -> list[int]:
     """Unit.link_run of each line: the length of the run of all-link lines shorter than
     ``long_line`` (lines.long_line) that it is one of, 0 for any other line."""
+    if core.compiled is not None:
+        runs = core.compiled.link_runs(kinds, lengths, long_line, "link")
+        if runs is not None:
+            return runs
     column = [0] * len(kinds)
     start = 0
     for m in range(len(kinds) + 1):
@@ -360,6 +364,10 @@ def section_text(kinds: Sequence[str], lengths: Sequence[int], ratios: Sequence[
     """Unit.section_text of each line: the characters outside links of the lines other
     than headings from the heading that opens its section (the page's first line when
     none does) to the next heading."""
+    if core.compiled is not None:
+        texts = core.compiled.section_text(kinds, lengths, ratios, "heading")
+        if texts is not None:
+            return texts
     column = [0] * len(kinds)
     start, total = 0, 0.0
     for m in range(len(kinds) + 1):
@@ -446,6 +454,10 @@ def _neighbour_means(values: Sequence[float], window: int = _LINES.window) -> li
     0 (an exact addition), so each mean is the very float that summing the list of the
     neighbours within reach gives.
     """
+    if core.compiled is not None:
+        means = core.compiled.neighbour_means(values, window)
+        if means is not None:
+            return means
     n = len(values)
     padded = np.zeros(n + 2 * window)
     padded[window : window + n] = values

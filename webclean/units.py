@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
+from webclean import core
+
 SAMPLE_TAGS = frozenset({"p", "a"})
 # The tags of the samples (Unit.is_sample): method svm's lines, the paper's <p> and <a>.
 SAMPLE_UNIT_TAGS = SAMPLE_TAGS | {"line"}
@@ -87,4 +89,8 @@ def units_from_columns(**columns: Iterable[Any]) -> list[Unit]:
     missing, unknown = set(Unit._fields) - columns.keys(), columns.keys() - set(Unit._fields)
     if missing or unknown:
         raise TypeError(f"units_from_columns: fields missing {sorted(missing)}, unknown {sorted(unknown)}")
+    if core.compiled is not None:
+        made = core.compiled.units(Unit, [columns[name] for name in Unit._fields])
+        if made is not None:
+            return made
     return list(map(Unit, *(columns[name] for name in Unit._fields)))

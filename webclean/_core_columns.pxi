@@ -1,0 +1,112 @@
+# Columns of the units that line_features.line_units makes from a block's lines, and the
+# units themselves (units.units_from_columns), included in webclean/_core.pyx after
+# _core_units.pxi: the same module, its cimports and _number in scope.
+
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from libc.math cimport rint
+
+
+def neighbour_means(values not None, window):
+    """line_features._neighbour_means: for each value, the mean of the values up to
+    ``window`` places before and after it, added in the order NumPy adds them there
+    (from the farthest before, the missing ones as 0), 0.0 where it has none. None
+    where ``window`` is no int of at least 0, or a value no float, bool or int that a
+    float holds exactly (NumPy reads it, or raises)."""
+    cdef Py_ssize_t n = len(values), w, m, offset, i, count
+    cdef double* padded
+    cdef double total, value
+    if type(window) is not int or not 0 <= window < (1 << 30):
+        return None
+    w = window
+    padded = <double*> realloc(NULL, (n + 2 * w + 1) * sizeof(double))
+    if padded is NULL:
+        raise MemoryError()
+    try:
+        for i in range(n + 2 * w):
+            padded[i] = 0.0
+        for i in range(n):
+            if not _number(values[i], &value):
+                return None
+            padded[w + i] = value
+        means = []
+        for m in range(n):
+            total = padded[m]
+            for offset in range(1, 2 * w + 1):
+                if offset != w:
+                    total += padded[m + offset]
+            count = min(m, w) + min(n - 1 - m, w)
+            means.append(total / count if count > 0 else 0.0)
+        return means
+    finally:
+        free(padded)
+
+
+def link_runs(kinds not None, lengths not None, long_line, str link not None):
+    """line_features.link_runs: for each line of kind ``link`` shorter than
+    ``long_line``, the length of the run of such lines it is one of; 0 for any other.
+    None where a length or ``long_line`` is no int (Python compares them as they are)."""
+    cdef Py_ssize_t n = len(kinds), m, start = 0, k
+    cdef list column = [0] * n
+    if type(long_line) is not int or len(lengths) < n:
+        return None
+    for m in range(n + 1):
+        if m < n:
+            length = lengths[m]
+            if type(length) is not int:
+                return None
+            if kinds[m] == link and length < long_line:
+                continue
+        for k in range(start, m):
+            column[k] = m - start
+        start = m + 1
+    return column
+
+
+def section_text(kinds not None, lengths not None, ratios not None, str heading not None):
+    """line_features.section_text: for each line, the characters outside links of the
+    lines other than headings (of kind ``heading``) of its section, rounded as Python's
+    round rounds (half to even). None where a length is no int that a float holds
+    exactly or a ratio no float."""
+    cdef Py_ssize_t n = len(kinds), m, start = 0, k
+    cdef double total = 0.0, length
+    cdef list column = [0] * n
+    if len(lengths) < n or len(ratios) < n:
+        return None
+    for m in range(n + 1):
+        if m == n or kinds[m] == heading:
+            if total != total or total - total != 0.0:
+                return None  # round raises on a NaN or an infinity
+            rounded = int(rint(total))
+            for k in range(start, m):
+                column[k] = rounded
+            start, total = m, 0.0
+        else:
+            value, ratio = lengths[m], ratios[m]
+            if type(value) is not int or type(ratio) is not float or not -(1 << 53) <= value <= (1 << 53):
+                return None
+            length = <double> <long long> value
+            total += length * (1.0 - <double> ratio)
+    return column
+
+
+def units(cls not None, list columns not None):
+    """units.units_from_columns once its columns are checked: a ``cls`` (a named tuple)
+    a row, made as the named tuple makes itself (tuple.__new__ of its fields), until
+    the shortest column ends, as map stops."""
+    cdef Py_ssize_t width = len(columns), k
+    cdef list iterators = [iter(column) for column in columns]
+    cdef list made = []
+    cdef tuple row
+    if not width:
+        return None  # map needs a column
+    end = object()
+    while True:
+        row = PyTuple_New(width)
+        for k in range(width):
+            value = next(iterators[k], end)
+            if value is end:
+                return made
+            Py_INCREF(value)
+            PyTuple_SET_ITEM(row, k, value)
+        made.append(tuple.__new__(cls, row))
