@@ -243,9 +243,12 @@ def _is_mark(ch: str) -> bool:
 # A cut of split_sentences, after the mark matched: 。！？； anywhere, . ! ? before white
 # space. The pattern opens with the marks, so that the text is searched for them in C
 # (a pattern of look-arounds alone is tried at every position).
-_SENTENCE_CUT_RE = re.compile(r"[。！？；]|[.!?](?=\s)")
+_CUT_ANYWHERE = "。！？；"
+_CUT_BEFORE_SPACE = ".!?"
+_SENTENCE_CUT_RE = re.compile("[" + re.escape(_CUT_ANYWHERE) + "]|[" + re.escape(_CUT_BEFORE_SPACE) + r"](?=\s)")
 # A piece of white space and closing quotes only, which belongs to the sentence before.
-_SENTENCE_TAIL_RE = re.compile(r"[\s" + re.escape("".join(sorted(_CLOSERS))) + r"]*")
+_CLOSER_CHARS = "".join(sorted(_CLOSERS))
+_SENTENCE_TAIL_RE = re.compile(r"[\s" + re.escape(_CLOSER_CHARS) + r"]*")
 # The sentence ends split_sentences finds, one match each: a cut after 。！？ (not ；), or
 # after . ! ? before white space; and a final mark that is not a cut, before nothing
 # but white space and closers (the last sentence ends like a sentence). The pattern
@@ -261,6 +264,10 @@ def split_sentences(text: str) -> list[str]:
     A sentence keeps its final mark and the cuts lose no character, so joining the
     pieces gives ``text`` back.
     """
+    if core.compiled is not None:
+        sentences = core.compiled.split_sentences(text, _CUT_ANYWHERE, _CUT_BEFORE_SPACE, _CLOSER_CHARS)
+        if sentences is not None:
+            return sentences
     cuts = [match.end() for match in _SENTENCE_CUT_RE.finditer(text)]
     merged: list[str] = []
     for start, end in zip([0, *cuts], [*cuts, len(text)]):
