@@ -21,6 +21,14 @@ compiles:
 - ``_core.text_columns`` and ``_core.unit_columns``: line_features._text_columns and
   _unit_columns, the columns of method svm's features, which line_features.rich_rows
   has them write into its rows.
+- ``_core.counted_text``: region.counted_text, Step 1's count on the lines (each line's
+  nearest block, and the text counted below each element);
+- ``_core.related_names``: segment.related_names, the lines that name a box of other
+  stories;
+- ``_core.neighbour_means``, ``_core.link_runs`` and ``_core.section_text``:
+  line_features._neighbour_means, link_runs and section_text, columns of line_units;
+- ``_core.units``: units.units_from_columns, the units made of their columns;
+- ``_core.split_sentences``: tokenize.split_sentences, the noise filter's sentences.
 
 The Python functions stay: they are the reference, and they run where the extension
 is not built (the library says so once, a logging warning) or where
