@@ -269,3 +269,41 @@ def test_line_units_give_the_python_units_of_the_golden_and_fuzz_pages(lines_set
         assert compiled == python, path.name
         compiled, python = both(line_features.line_units, lines, region=1, settings=lines_settings)
         assert compiled == python, path.name
+
+
+@needs_core
+def test_lines_inside_gives_the_python_places():
+    for path in (*GOLDEN, *FUZZ):
+        body = _page_body(path.read_bytes())
+        lines = _lines(body)
+        elements = [body, *(line.owner for line in lines[:: max(1, len(lines) // 5)])]
+        elements += [element.getparent() for element in elements if element.getparent() is not None]
+        for element in elements:
+            assert _core is not None and _core.lines_inside(lines, region._LINE_AT[0], element) is not None
+            compiled, python = both(region.lines_inside, lines, element)
+            assert compiled == python, path.name
+    other = _lines(_page_body(b"<html><body><div><p>Another tree.</p></div></body></html>"))
+    compiled, python = both(region.lines_inside, other, body)
+    assert compiled == python == []
+
+
+@needs_core
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 12), st.integers(0, 400), st.floats(0.0, 1.0)), max_size=14),
+    st.integers(0, 200),
+    st.floats(0.0, 1.0),
+)
+def test_prose_lines_logs_and_main_depth_give_the_python_columns(lines, long_line, prose_link_ratio):
+    depths, lengths, ratios = (list(column) for column in zip(*lines)) if lines else ([], [], [])
+    chosen = LinesConfig(long_line=long_line, prose_link_ratio=prose_link_ratio)
+    assert _core is not None
+    assert _core.prose_lines(lengths, ratios, long_line, prose_link_ratio) is not None
+    assert _core.log_lengths(lengths) is not None
+    assert _core.main_depth(depths, lengths, ratios, prose_link_ratio) is not None
+    compiled, python = both(line_features.prose_lines, lengths, ratios, chosen)
+    assert compiled == python
+    compiled, python = both(line_features.log_lengths, lengths)
+    assert _bits(compiled) == _bits(python)
+    compiled, python = both(line_features._main_depth, depths, lengths, ratios, prose_link_ratio)
+    assert compiled == python and type(compiled) is type(python)

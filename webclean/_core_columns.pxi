@@ -110,3 +110,58 @@ def units(cls not None, list columns not None):
             Py_INCREF(value)
             PyTuple_SET_ITEM(row, k, value)
         made.append(tuple.__new__(cls, row))
+
+
+def prose_lines(lengths not None, ratios not None, long_line, prose_link_ratio):
+    """The places of the lines of prose of line_features.prose_lines: a length of at
+    least ``long_line``, a link ratio of at most ``prose_link_ratio`` (is_prose). None
+    where a length or ``long_line`` is no int, or a ratio or ``prose_link_ratio`` no float."""
+    cdef Py_ssize_t n = len(lengths), m
+    cdef double most
+    if type(long_line) is not int or type(prose_link_ratio) is not float or len(ratios) < n:
+        return None
+    most = <double> prose_link_ratio
+    found = []
+    for m in range(n):
+        length, ratio = lengths[m], ratios[m]
+        if type(length) is not int or type(ratio) is not float:
+            return None
+        if length >= long_line and <double> ratio <= most:
+            found.append(m)
+    return found
+
+
+def log_lengths(lengths not None):
+    """math.log1p of each length (line_features.log_lengths). None where a length is no
+    int of at least 0 that a float holds exactly."""
+    cdef Py_ssize_t n = len(lengths), m
+    logs = []
+    for m in range(n):
+        length = lengths[m]
+        if type(length) is not int or not 0 <= length <= (1 << 53):
+            return None
+        logs.append(log1p(<double> <long long> length))
+    return logs
+
+
+def main_depth(depths not None, lengths not None, ratios not None, prose_link_ratio):
+    """line_features._main_depth: the depth whose lines of link ratio at most
+    ``prose_link_ratio`` hold the most characters, the shallowest on a tie; 0 where none
+    does. None where a depth or a length is no int, or a ratio no float."""
+    cdef Py_ssize_t n = len(depths), m
+    cdef double most
+    if type(prose_link_ratio) is not float or len(lengths) < n or len(ratios) < n:
+        return None
+    most = <double> prose_link_ratio
+    text_at = {}
+    for m in range(n):
+        depth, length, ratio = depths[m], lengths[m], ratios[m]
+        if type(depth) is not int or type(length) is not int or type(ratio) is not float:
+            return None
+        if <double> ratio <= most:
+            text_at[depth] = text_at.get(depth, 0) + length
+    best = None
+    for depth, text in text_at.items():
+        if best is None or text > text_at[best] or (text == text_at[best] and depth < best):
+            best = depth
+    return 0 if best is None else best

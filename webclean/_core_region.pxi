@@ -239,3 +239,31 @@ def related_names(lines not None, tuple at not None, name_chars, names, str lead
         if " ".join(lowered[start:end].split()) in names:
             found.append(i)
     return found
+
+
+def lines_inside(lines not None, Py_ssize_t owner_at, _Element element not None):
+    """region.lines_inside: the places of the lines whose owner is ``element`` or lies
+    inside it, read up the owners' parents. None where a line is no tuple with an
+    element, or an owner's way up passes a node that is no element (Python's walk of
+    ``element`` reads those)."""
+    cdef xmlNode* target = element._c_node
+    cdef xmlNode* node
+    cdef Py_ssize_t i
+    found = []
+    if owner_at < 0:
+        return None
+    for i in range(len(lines)):
+        item = lines[i]
+        if not isinstance(item, tuple) or len(<tuple> item) <= owner_at:
+            return None
+        owner = (<tuple> item)[owner_at]
+        if not isinstance(owner, _Element):
+            return None
+        node = (<_Element> owner)._c_node
+        while node is not NULL and node.type == tree.XML_ELEMENT_NODE and node != target:
+            node = node.parent
+        if node == target:
+            found.append(i)
+        elif node is not NULL and node.type != tree.XML_DOCUMENT_NODE and node.type != tree.XML_HTML_DOCUMENT_NODE:
+            return None
+    return found

@@ -23,10 +23,13 @@ compiles:
   has them write into its rows.
 - ``_core.counted_text``: region.counted_text, Step 1's count on the lines (each line's
   nearest block, and the text counted below each element);
+- ``_core.lines_inside``: region.lines_inside, the lines inside the located block;
 - ``_core.related_names``: segment.related_names, the lines that name a box of other
   stories;
-- ``_core.neighbour_means``, ``_core.link_runs`` and ``_core.section_text``:
-  line_features._neighbour_means, link_runs and section_text, columns of line_units;
+- ``_core.neighbour_means``, ``_core.link_runs``, ``_core.section_text``,
+  ``_core.prose_lines``, ``_core.log_lengths`` and ``_core.main_depth``:
+  line_features._neighbour_means, link_runs, section_text, prose_lines, log_lengths
+  and _main_depth, what line_units reads and makes of the lines;
 - ``_core.units``: units.units_from_columns, the units made of their columns;
 - ``_core.split_sentences``: tokenize.split_sentences, the noise filter's sentences.
 

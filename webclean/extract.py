@@ -32,7 +32,7 @@ from webclean.metadata import holds_comment_form, is_forum, is_story, page_metad
 from webclean.model import Model, ModelError, default_model
 from webclean.page_type import most_probable, page_signals, type_words
 from webclean.parse import ParseError, TooManyElements, page_title, parse_html
-from webclean.region import locate_region
+from webclean.region import lines_inside, locate_region
 from webclean.registry import MethodSpec, classifier_spec, method
 from webclean.result import Extraction, Status
 from webclean.segment import Line, aside_furniture, drop_hidden, segment
@@ -452,8 +452,7 @@ def locate_units(
     if block is None:
         return None, []
     lines = aside_furniture(lines, block.element, story=story or cache(partial(is_story, root)), settings=config.lines)
-    members = set(block.element.iter())
-    inside = [i for i, line in enumerate(lines) if line.owner in members]
+    inside = lines_inside(lines, block.element)
     if not inside:
         return block, []
     posts = None

@@ -285,6 +285,25 @@ def is_prose(length: int, link_ratio: float, settings: LinesConfig = _LINES) -> 
     return length >= settings.long_line and link_ratio <= settings.prose_link_ratio
 
 
+def prose_lines(lengths: Sequence[int], ratios: Sequence[float], settings: LinesConfig = _LINES) -> list[int]:
+    """The places of the lines of prose (:func:`is_prose`) among lines of these lengths
+    and link ratios."""
+    if core.compiled is not None:
+        prose = core.compiled.prose_lines(lengths, ratios, settings.long_line, settings.prose_link_ratio)
+        if prose is not None:
+            return prose
+    return [m for m in range(len(lengths)) if is_prose(lengths[m], ratios[m], settings)]
+
+
+def log_lengths(lengths: Sequence[int]) -> list[float]:
+    """log(1 + length) of each length."""
+    if core.compiled is not None:
+        logs = core.compiled.log_lengths(lengths)
+        if logs is not None:
+            return logs
+    return [math.log1p(length) for length in lengths]
+
+
 def line_units(
     lines: Sequence[Line],
     block: etree._Element | None = None,
@@ -305,8 +324,8 @@ def line_units(
     if not n:
         return []
     texts, owners, kinds, ratios, noise, content, groups, lengths, levels, furniture, _ = zip(*lines)
-    logs = [math.log1p(length) for length in lengths]
-    long_lines = [m for m in range(n) if is_prose(lengths[m], ratios[m], settings)]
+    logs = log_lengths(lengths)
+    long_lines = prose_lines(lengths, ratios, settings)
     first, last = (long_lines[0], long_lines[-1]) if long_lines else (0, n - 1)
     depths = _depths(levels, block)
     main_depth = _main_depth(depths, lengths, ratios, settings.prose_link_ratio)
@@ -527,6 +546,10 @@ def _thread_posts(
 def _main_depth(depths: Sequence[int], lengths: Sequence[int], ratios: Sequence[float], prose_link_ratio: float) -> int:
     """The depth whose lines hold the most text outside links (a link ratio of at most
     ``prose_link_ratio``): where the prose sits."""
+    if core.compiled is not None:
+        depth = core.compiled.main_depth(depths, lengths, ratios, prose_link_ratio)
+        if depth is not None:
+            return depth
     text_at: dict[int, int] = {}
     for depth, length, ratio in zip(depths, lengths, ratios):
         if ratio <= prose_link_ratio:

@@ -14,6 +14,7 @@ sections grows into the ancestor that holds them (_far).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from lxml import etree
 
@@ -91,6 +92,16 @@ def counted_text(
             total[ancestor] = total.get(ancestor, 0) + length
     best = max(direct, key=lambda el: (direct[el], -order[el]))
     return best, total
+
+
+def lines_inside(lines: Sequence[Line], element: etree._Element) -> list[int]:
+    """The places of the lines whose owner is ``element`` or lies inside it."""
+    if core.compiled is not None:
+        inside = core.compiled.lines_inside(lines, _LINE_AT[0], element)
+        if inside is not None:
+            return inside
+    members = set(element.iter())
+    return [i for i, line in enumerate(lines) if line.owner in members]
 
 
 def _grow(
