@@ -96,3 +96,13 @@ def lines_inside(lines: Sequence[Any], owner_at: int, element: etree._Element) -
 def prose_lines(lengths: Sequence[int], ratios: Sequence[float], long_line: int, prose_link_ratio: float) -> list[int] | None: ...
 def log_lengths(lengths: Sequence[int]) -> list[float] | None: ...
 def main_depth(depths: Sequence[int], lengths: Sequence[int], ratios: Sequence[float], prose_link_ratio: float) -> int | None: ...
+def decisions(
+    units: Sequence[Any],
+    kept: Sequence[str | None],
+    by_pass: Sequence[str | None],
+    values: Sequence[float | None],
+    at: tuple[int, ...],
+    samples: Container[str],
+    outcomes: tuple[str, ...],
+    make: type,
+) -> list[Any] | None: ...

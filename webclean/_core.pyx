@@ -529,5 +529,5 @@ include "_core_units.pxi"
 include "_core_region.pxi"
 # The columns of line_features.line_units, and the units made of them (units.py).
 include "_core_columns.pxi"
-# tokenize.py's cut of a text into sentences.
-include "_core_sentences.pxi"
+# The noise filter's sentences (tokenize.py) and decisions (denoise.py).
+include "_core_denoise.pxi"

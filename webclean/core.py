@@ -31,7 +31,8 @@ compiles:
   line_features._neighbour_means, link_runs, section_text, prose_lines, log_lengths
   and _main_depth, what line_units reads and makes of the lines;
 - ``_core.units``: units.units_from_columns, the units made of their columns;
-- ``_core.split_sentences``: tokenize.split_sentences, the noise filter's sentences.
+- ``_core.split_sentences``: tokenize.split_sentences, the noise filter's sentences;
+- ``_core.decisions``: denoise.decisions, what became of each unit.
 
 The Python functions stay: they are the reference, and they run where the extension
 is not built (the library says so once, a logging warning) or where

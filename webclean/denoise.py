@@ -18,6 +18,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
+from webclean import core
 from webclean.classifier import Decider, TreeEnsemble
 from webclean.config import DenoiseConfig, ItemsConfig, LinesConfig
 from webclean.features import FEATURE_SETS, feature_matrix
@@ -37,7 +38,7 @@ from webclean.passes import (
 from webclean.second_stage import stage_rows
 from webclean.timing import StageTimer, timed
 from webclean.tokenize import split_sentences
-from webclean.units import Unit
+from webclean.units import SAMPLE_UNIT_TAGS, Unit
 
 # What becomes of a unit (Decision.outcome); the passes of passes.py name theirs.
 KEPT = "kept"
@@ -121,7 +122,7 @@ def denoise(
         scores = unit_values(units, lexicon, svm, feature_set, timer, known)
     else:  # the values the decisions gave on the way, at no cost
         scores = [known.get(i) for i in range(len(units))]
-    return [_decision(*each) for each in zip(units, kept, by_pass, scores)]
+    return decisions(units, kept, by_pass, scores)
 
 
 def _keep(
@@ -148,6 +149,23 @@ def _drop(
         [None if drop else text for text, drop in zip(kept, dropped)],
         [outcome if drop else by for by, drop in zip(by_pass, dropped)],
     )
+
+
+# The places in a Unit of what _decision reads of it (the compiled decisions), and the
+# outcomes it gives, in the order the compiled decisions takes them.
+_DECISION_AT = tuple(Unit._fields.index(name) for name in ("tag", "text", "post", "code"))
+_OUTCOMES = (AS_IS, POST, POST_REST, DROPPED, KEPT, PARTLY_KEPT)
+
+
+def decisions(
+    units: Sequence[Unit], kept: Sequence[str | None], by_pass: Sequence[str | None], values: Sequence[float | None]
+) -> list[Decision]:
+    """The decision on each unit (:func:`_decision`)."""
+    if core.compiled is not None:
+        made = core.compiled.decisions(units, kept, by_pass, values, _DECISION_AT, SAMPLE_UNIT_TAGS, _OUTCOMES, Decision)
+        if made is not None:
+            return made
+    return [_decision(*each) for each in zip(units, kept, by_pass, values)]
 
 
 def _decision(unit: Unit, kept: str | None, by_pass: str | None, value: float | None) -> Decision:
