@@ -307,3 +307,65 @@ def test_prose_lines_logs_and_main_depth_give_the_python_columns(lines, long_lin
     assert _bits(compiled) == _bits(python)
     compiled, python = both(line_features._main_depth, depths, lengths, ratios, prose_link_ratio)
     assert compiled == python and type(compiled) is type(python)
+
+
+def _marked_both_ways(lines: list[Line], block: etree._Element, story: bool) -> list[Line]:
+    assert _core is not None
+    compiled, python = both(segment.aside_furniture, lines, block, story=lambda: story)
+    assert compiled == python
+    assert [line.furniture for line in compiled] == [line.furniture for line in python]
+    return python
+
+
+@needs_core
+def test_aside_furniture_gives_the_python_lines():
+    page = (
+        "<html><body><aside><p>Related</p><h1>Not here</h1></aside><div role='dialog'>Sign up</div>"
+        "<div class='photo-gallery'><p>Pic</p></div><article><div class='slideshow-wrapper'><h1>Head</h1>"
+        "<p>Story</p></div></article><aside><div id='main'><p>" + "Prose. " * 40 + "</p></div></aside></body></html>"
+    )
+    body = _page_body(page.encode())
+    lines = _lines(body)
+    assert any(line.beside is not None for line in lines)
+    for block in (body, *(line.owner for line in lines)):
+        for story in (False, True):
+            _marked_both_ways(lines, block, story)
+
+
+@needs_core
+def test_aside_furniture_gives_the_python_lines_of_the_golden_and_fuzz_pages():
+    for path in (*GOLDEN, *FUZZ):
+        body = _page_body(path.read_bytes())
+        lines = _lines(body)
+        found = region.counted_text(lines, 0.3, _BLOCK_TAGS)[0]
+        for story in (False, True):
+            _marked_both_ways(lines, found if found is not None else body, story)
+
+
+@needs_core
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_trees(), st.booleans())
+def test_aside_furniture_gives_the_python_lines_of_any_tree(tree, story):
+    body = etree.Element("body")
+    body.append(tree)
+    lines = _lines(body)
+    for block in (body, tree, *(line.owner for line in lines[:3])):
+        _marked_both_ways(lines, block, story)
+
+
+@needs_core
+def test_code_gives_the_python_code_of_the_golden_and_fuzz_pages():
+    pages = [path.read_bytes() for path in (*GOLDEN, *FUZZ)]
+    pages.append(b"<html><body><p>Text</p><pre>a = 1\n  b = 2</pre><p>more</p><pre>x<br>y</pre></body></html>")
+    for data in pages:
+        lines = _lines(_page_body(data))
+        owners, texts = [line.owner for line in lines], [line.text for line in lines]
+        compiled, python = both(line_features._code, owners, texts)
+        assert compiled == python
+    assert any(python)
+    assert _core is not None and _core.no_code(owners, texts, "pre") is None
+    body = etree.Element("body")
+    etree.SubElement(body, "{urn:x}pre").text = "in a namespace"
+    lines = _lines(body)
+    compiled, python = both(line_features._code, [line.owner for line in lines], [line.text for line in lines])
+    assert compiled == python == [""]

@@ -165,3 +165,28 @@ def main_depth(depths not None, lengths not None, ratios not None, prose_link_ra
         if best is None or text > text_at[best] or (text == text_at[best] and depth < best):
             best = depth
     return 0 if best is None else best
+
+
+def no_code(owners not None, texts not None, str tag not None):
+    """line_features._code of lines none of whose owners is a ``tag``: "" for each line
+    (as many as ``owners`` and ``texts`` both hold). None where an owner is such an
+    element (Python reads its text), or no element."""
+    cdef Py_ssize_t n = min(len(owners), len(texts)), m
+    cdef xmlNode* node
+    cdef bytes name = tag.encode("utf-8")
+    cdef const char* wanted = name
+    if "\0" in tag:
+        return None
+    for m in range(n):
+        owner = owners[m]
+        if not isinstance(owner, _Element):
+            return None
+        node = (<_Element> owner)._c_node
+        if node.type != tree.XML_ELEMENT_NODE:
+            return None
+        if node.ns is NULL:
+            if strcmp(<const char*> node.name, wanted) == 0:
+                return None
+        elif namespacedName(node) == tag:
+            return None
+    return [""] * n

@@ -267,3 +267,30 @@ def lines_inside(lines not None, Py_ssize_t owner_at, _Element element not None)
         elif node is not NULL and node.type != tree.XML_DOCUMENT_NODE and node.type != tree.XML_HTML_DOCUMENT_NODE:
             return None
     return found
+
+
+def aside_furniture(lines not None, tuple at not None, furniture not None):
+    """segment.aside_furniture's walk of the lines: each line whose ``beside`` element
+    is furniture (``furniture`` of it, asked once an element) and that is not marked
+    yet, marked (its ``_replace(furniture=True)``); the others as they are. ``at``: the
+    places of beside and furniture in a line. None where a line is no tuple of them."""
+    cdef Py_ssize_t beside_at, furniture_at, needed
+    cdef tuple fields
+    beside_at, furniture_at = at
+    needed = max(beside_at, furniture_at)
+    if min(beside_at, furniture_at) < 0:
+        return None
+    aside = {}
+    marked = []
+    for line in lines:
+        if not isinstance(line, tuple) or len(<tuple> line) <= needed:
+            return None
+        fields = <tuple> line
+        el = fields[beside_at]
+        if el is not None and not fields[furniture_at]:
+            if el not in aside:
+                aside[el] = furniture(el)
+            if aside[el]:
+                line = line._replace(furniture=True)
+        marked.append(line)
+    return marked

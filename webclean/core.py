@@ -24,12 +24,15 @@ compiles:
 - ``_core.counted_text``: region.counted_text, Step 1's count on the lines (each line's
   nearest block, and the text counted below each element);
 - ``_core.lines_inside``: region.lines_inside, the lines inside the located block;
+- ``_core.aside_furniture``: segment.aside_furniture's walk of the lines, the asides,
+  dialogs and galleries that are furniture marked;
 - ``_core.related_names``: segment.related_names, the lines that name a box of other
   stories;
 - ``_core.neighbour_means``, ``_core.link_runs``, ``_core.section_text``,
-  ``_core.prose_lines``, ``_core.log_lengths`` and ``_core.main_depth``:
-  line_features._neighbour_means, link_runs, section_text, prose_lines, log_lengths
-  and _main_depth, what line_units reads and makes of the lines;
+  ``_core.prose_lines``, ``_core.log_lengths``, ``_core.main_depth`` and
+  ``_core.no_code``: line_features._neighbour_means, link_runs, section_text,
+  prose_lines, log_lengths, _main_depth and _code (where no line is code), what
+  line_units reads and makes of the lines;
 - ``_core.units``: units.units_from_columns, the units made of their columns;
 - ``_core.split_sentences``: tokenize.split_sentences, the noise filter's sentences;
 - ``_core.decisions``: denoise.decisions, what became of each unit.

@@ -446,15 +446,22 @@ def _past_core(
     return [m > last for m in range(len(owners))]
 
 
+_CODE_TAG = "pre"  # the element of a line of code (Unit.code)
+
+
 def _code(owners: Sequence[etree._Element], texts: Sequence[str]) -> list[str]:
     """For each line of a ``<pre>``, its text as the page sets it out (text.code_text),
     or the line itself where the ``<pre>`` holds more than the line (a ``<br>`` cut
     it); "" for any other line. Each ``<pre>``'s text is read once, however many
     lines it holds."""
+    if core.compiled is not None:
+        none = core.compiled.no_code(owners, texts, _CODE_TAG)
+        if none is not None:
+            return none
     wholes: dict[etree._Element, tuple[str, str]] = {}
     code = []
     for owner, line in zip(owners, texts):
-        if owner.tag != "pre":
+        if owner.tag != _CODE_TAG:
             code.append("")
             continue
         if owner not in wholes:

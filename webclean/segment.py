@@ -404,6 +404,10 @@ def segment(container: etree._Element, settings: LinesConfig = _LINES) -> list[L
     return lines
 
 
+# The places in a Line of its beside and furniture (the compiled aside_furniture).
+_BESIDE_AT = (Line._fields.index("beside"), Line._fields.index("furniture"))
+
+
 def aside_furniture(
     lines: Sequence[Line], block: etree._Element, story: Callable[[], bool] = lambda: False, settings: LinesConfig = _LINES
 ) -> list[Line]:
@@ -427,16 +431,24 @@ def aside_furniture(
     it is text.
     """
     wrapping = {block, *block.iterancestors()}
+
+    def furniture(el: etree._Element) -> bool:
+        """Whether the aside, dialog or gallery ``el`` is furniture."""
+        if el.tag in BESIDE_TAGS or el.get("role") in BESIDE_ROLES:
+            return el not in wrapping and not _holds_story(el, chars=settings.story_paragraph_chars)
+        return el not in wrapping and not _holds_headline(el) and story()
+
+    if core.compiled is not None:
+        found = core.compiled.aside_furniture(lines, _BESIDE_AT, furniture)
+        if found is not None:
+            return found
     aside: dict[etree._Element, bool] = {}  # whether each element around lines is furniture
     marked = []
     for line in lines:
         el = line.beside
         if el is not None and not line.furniture:
             if el not in aside:
-                if el.tag in BESIDE_TAGS or el.get("role") in BESIDE_ROLES:
-                    aside[el] = el not in wrapping and not _holds_story(el, chars=settings.story_paragraph_chars)
-                else:
-                    aside[el] = el not in wrapping and not _holds_headline(el) and story()
+                aside[el] = furniture(el)
             if aside[el]:
                 line = line._replace(furniture=True)
         marked.append(line)
