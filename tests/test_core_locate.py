@@ -369,3 +369,24 @@ def test_code_gives_the_python_code_of_the_golden_and_fuzz_pages():
     lines = _lines(body)
     compiled, python = both(line_features._code, [line.owner for line in lines], [line.text for line in lines])
     assert compiled == python == [""]
+
+
+@needs_core
+def test_repeats_give_the_python_copies():
+    passage = ["Intro line of the shop", "A description that is long enough to count.", "Its second line, also long."]
+    page = (
+        "<html><body><div class='main'><section>" + "".join(f"<p>{t}</p>" for t in passage) + "</section></div>"
+        "<div class='tabs'><ul><li>" + "</li><li>".join(passage) + "</li></ul></div>"
+        "<p>Share</p><p>Share</p><p>A refrain said once, and long.</p><p>A refrain said once, and long.</p></body></html>"
+    )
+    pages = [page.encode(), *(path.read_bytes() for path in (*GOLDEN, *FUZZ))]
+    for k, data in enumerate(pages):
+        lines = _lines(_page_body(data))
+        texts, owners, lengths = [line.text for line in lines], [line.owner for line in lines], [line.length for line in lines]
+        for min_chars in (0, 20, 1000):
+            assert _core is not None
+            assert _core.repeats(texts, owners, lengths, min_chars, line_features._in_passage, line_features._box) is not None
+            compiled, python = both(line_features.repeats, texts, owners, lengths, min_chars)
+            assert compiled == python
+            if not k and min_chars == 20:
+                assert any(python)

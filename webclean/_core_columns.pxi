@@ -190,3 +190,24 @@ def no_code(owners not None, texts not None, str tag not None):
         elif namespacedName(node) == tag:
             return None
     return [""] * n
+
+
+def repeats(texts not None, owners not None, lengths not None, min_chars, in_passage not None, box not None):
+    """line_features.repeats: for each line of at least ``min_chars`` whose text an
+    earlier line showed first, how many lines back that is where ``in_passage(texts,
+    k, m)`` and the two ``box`` differ (both asked of Python); 0 for any other line.
+    None where a length or ``min_chars`` is no int."""
+    cdef Py_ssize_t n = len(texts), m
+    cdef list column = [0] * n
+    if type(min_chars) is not int or len(lengths) < n or len(owners) < n:
+        return None
+    first = {}
+    for m in range(n):
+        length = lengths[m]
+        if type(length) is not int:
+            return None
+        if length >= min_chars:
+            k = first.setdefault(texts[m], m)
+            if k != m and in_passage(texts, k, m) and box(owners[k]) != box(owners[m]):
+                column[m] = m - k
+    return column

@@ -505,6 +505,10 @@ def repeats(
     more", a price recur on every page by design), repeated alone (each card's fine
     print, a refrain), or in a box of the same kind (a plan's features in each of a
     pricing table's columns, a paragraph written twice)."""
+    if core.compiled is not None:
+        found = core.compiled.repeats(texts, owners, lengths, min_chars, _in_passage, _box)
+        if found is not None:
+            return found
     n = len(texts)
     first: dict[str, int] = {}
     column = [0] * n
