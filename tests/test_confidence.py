@@ -62,6 +62,9 @@ def test_the_expected_f1_weighs_each_line_by_its_characters_and_its_value():
     row = confidence_signals(units, kept, settings)
     assert row[SIGNAL["expected_precision_1"]] == pytest.approx(350 / 400)
     assert row[SIGNAL["unsure_kept_share"]] == pytest.approx(100 / 400)
+    # A long line cut into sentences counts with the value of the sentence that decided it.
+    cut = [Decision("x" * 300, "partly kept", None, 20.0), *doubt[1:]]
+    assert confidence_signals(units, cut, settings).tolist() == confidence_signals(units, doubt, settings).tolist()
     # Nothing valued, nothing to say: zeros.
     assert not confidence_signals(units, [Decision("x", "kept")] * 4, settings).any()
     assert not confidence_signals([], [], settings).any()

@@ -64,15 +64,16 @@ def test_split_sentences_leaves_what_is_no_str_to_python():
 # --- denoise.decisions -------------------------------------------------------------------
 
 
-def _decisions_both_ways(units: list[Unit], kept: list, by_pass: list, values: list) -> list:
+def _decisions_both_ways(units: list[Unit], kept: list, by_pass: list, values: list, sentence_values: list) -> list:
     assert _core is not None
     assert (
         _core.decisions(
-            units, kept, by_pass, values, denoise._DECISION_AT, SAMPLE_UNIT_TAGS, denoise._OUTCOMES, denoise.Decision
+            units, kept, by_pass, values, sentence_values, denoise._DECISION_AT, SAMPLE_UNIT_TAGS, denoise._OUTCOMES,
+            denoise.Decision,
         )
         is not None
-    )
-    compiled, python = both(denoise.decisions, units, kept, by_pass, values)
+    )  # fmt: skip
+    compiled, python = both(denoise.decisions, units, kept, by_pass, values, sentence_values)
     assert compiled == python
     assert [type(decision) for decision in compiled] == [type(decision) for decision in python]
     return python
@@ -90,14 +91,15 @@ def _decisions_both_ways(units: list[Unit], kept: list, by_pass: list, values: l
             st.sampled_from([None, "", "text", "Text.", "Te"]),
             st.sampled_from([None, "repeat", "furniture"]),
             st.none() | st.floats(-2.0, 2.0),
+            st.none() | st.floats(-2.0, 2.0),
         ),
         max_size=10,
     )
 )
 def test_decisions_give_the_python_decisions(rows):
     units = [Unit(tag, text, len(text), 0.0, 0.5, post=post, code=code) for tag, text, post, code, *_ in rows]
-    kept, by_pass, values = ([row[k] for row in rows] for k in (4, 5, 6))
-    _decisions_both_ways(units, kept, by_pass, values)
+    kept, by_pass, values, sentence_values = ([row[k] for row in rows] for k in (4, 5, 6, 7))
+    _decisions_both_ways(units, kept, by_pass, values, sentence_values)
 
 
 @needs_core
@@ -107,4 +109,5 @@ def test_decisions_give_the_python_decisions_of_the_golden_pages():
         assert compiled.decisions == python.decisions, path.parent.name
         located = python.located
         kept = [decision.text or None for decision in python.decisions]
-        _decisions_both_ways(list(located.units), kept, [None] * len(kept), [decision.value for decision in python.decisions])
+        values = [decision.value for decision in python.decisions]
+        _decisions_both_ways(list(located.units), kept, [None] * len(kept), values, [decision.sentence_value for decision in python.decisions])

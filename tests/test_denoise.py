@@ -1,10 +1,11 @@
 """Step 4 (webclean.denoise): what becomes of each unit, and why."""
 
+import numpy as np
 import pytest
 from scripted import PARAGRAPH, ValuesByText, line_unit
 
 from webclean.config import DenoiseConfig
-from webclean.denoise import DROPPED, KEPT, POST, denoise
+from webclean.denoise import DROPPED, KEPT, PARTLY_KEPT, POST, denoise
 from webclean.features import FEATURE_SETS, FEATURE_WIDTHS
 from webclean.passes import FURNITURE, REPEAT
 
@@ -23,14 +24,39 @@ def test_denoise_says_what_became_of_each_unit_and_why():
     # A line of the page's furniture the classifier keeps is the pass's to drop, one it
     # drops is its own; a post's text is kept whatever the classifier says.
     assert decisions == [
-        (PARAGRAPH, KEPT, 2.0),
-        ("", FURNITURE, 0.5),
-        ("", DROPPED, -0.5),
-        ("A reply in the thread", POST, -1.0),
+        (PARAGRAPH, KEPT, 2.0, 2.0),
+        ("", FURNITURE, 0.5, None),
+        ("", DROPPED, -0.5, None),
+        ("A reply in the thread", POST, -1.0, None),
     ]
     # Without values asked for, a decision carries the value of a unit classified whole on
-    # the way; the long paragraph, decided sentence by sentence (Step 4), has none.
-    assert without_values == [(PARAGRAPH, KEPT, None), *decisions[1:]]
+    # the way; the long paragraph, decided sentence by sentence (Step 4), has none, but
+    # the value of the sentence that decided it.
+    assert without_values == [(PARAGRAPH, KEPT, None, 2.0), *decisions[1:]]
+
+
+def _by_sentence(unit_text: str, values: dict[str, float]):
+    """denoise of one long unit by a classifier that scores each sentence by its text."""
+    scripted = ValuesByText(values)
+
+    def rows(units, texts, lexicon):
+        return np.array([[float(scripted.texts.index(sentence))] for sentence in texts])
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(FEATURE_SETS, "scripted", rows)
+        patch.setitem(FEATURE_WIDTHS, "scripted", 1)
+        return denoise([line_unit(unit_text)], None, scripted, DenoiseConfig(beta=10), "scripted", ())[0]
+
+
+def test_a_long_unit_carries_the_value_of_the_sentence_that_decided_it():
+    # The noise filter drops the last sentence and keeps the one before it, and with it
+    # the rest of the unit.
+    first, second, third = "The storm reached the coast on Monday night.", "Roads were closed.", "Share this story."
+    kept = _by_sentence(f"{first} {second} {third}", {third: -0.4, second: 0.7, first: 1.5})
+    assert kept == (f"{first} {second}", PARTLY_KEPT, None, 0.7)
+    # Where no sentence was kept: the best of them.
+    dropped = _by_sentence(f"{second} {third}", {third: -0.4, second: -0.2})
+    assert dropped == ("", DROPPED, None, -0.2)
 
 
 def test_a_unit_is_classified_whole_once_when_its_values_are_asked():

@@ -166,7 +166,7 @@ SENTENCES = st.lists(
 def test_noise_filter_only_cuts_from_the_end(feature_set, texts, labels, beta):
     units = [Unit(tag="p", text=t, length=text_length(t), link_ratio=0.0, position=(i + 1) / len(texts)) for i, t in enumerate(texts)]
     lexicon = NoiseLexicon(words={}, marks={})
-    kept, values = noise_filter(units, lexicon, ScriptedSVM(labels), feature_set, beta=beta)
+    kept, values, _ = noise_filter(units, lexicon, ScriptedSVM(labels), feature_set, beta=beta)
     assert len(kept) == len(units)
     for k, (unit, text) in enumerate(zip(units, kept)):
         # A unit of at most beta characters is classified whole: kept whole or dropped, as

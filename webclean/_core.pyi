@@ -101,6 +101,7 @@ def decisions(
     kept: Sequence[str | None],
     by_pass: Sequence[str | None],
     values: Sequence[float | None],
+    sentence_values: Sequence[float | None],
     at: tuple[int, ...],
     samples: Container[str],
     outcomes: tuple[str, ...],

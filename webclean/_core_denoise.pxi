@@ -44,11 +44,12 @@ def split_sentences(value, str anywhere not None, str before_space not None, str
     return merged
 
 
-def decisions(units not None, kept not None, by_pass not None, values not None, tuple at not None, samples not None,
-              tuple outcomes not None, make not None):
-    """denoise.decisions: for each unit, its kept text (or its ``code``), its outcome and
-    its value, a ``make`` (denoise.Decision) each, each step the Python expression of
-    _decision on the unit's fields. ``at``: the places of the tag, the text, the post
+def decisions(units not None, kept not None, by_pass not None, values not None, sentence_values not None,
+              tuple at not None, samples not None, tuple outcomes not None, make not None):
+    """denoise.decisions: for each unit, its kept text (or its ``code``), its outcome,
+    its value and the value of the sentence that decided it, a ``make``
+    (denoise.Decision) each, each step the Python expression of _decision on the unit's
+    fields. ``at``: the places of the tag, the text, the post
     and the code in a unit; ``samples``: the tags of the samples (Unit.is_sample);
     ``outcomes``: as is, post, post rest, dropped, kept and partly kept. None where a
     unit is no tuple of those fields (Python reads it)."""
@@ -60,7 +61,7 @@ def decisions(units not None, kept not None, by_pass not None, values not None, 
         return None
     as_is, post, post_rest, dropped, whole, partly = outcomes
     made = []
-    for unit, kept_text, by, value in zip(units, kept, by_pass, values):
+    for unit, kept_text, by, value, sentence_value in zip(units, kept, by_pass, values, sentence_values):
         if not isinstance(unit, tuple) or len(<tuple> unit) <= needed:
             return None
         fields = <tuple> unit
@@ -77,5 +78,5 @@ def decisions(units not None, kept not None, by_pass not None, values not None, 
             outcome = whole if text == fields[text_at] else partly
         if fields[code_at] and text == fields[text_at]:
             text = fields[code_at]
-        made.append(tuple.__new__(make, (text, outcome, value)))
+        made.append(tuple.__new__(make, (text, outcome, value, sentence_value)))
     return made

@@ -42,15 +42,16 @@ SIGNAL_NAMES = (
 
 def confidence_signals(units: Sequence[Unit], decisions: Sequence[Decision], settings: ConfidenceConfig) -> np.ndarray:
     """The row of SIGNAL_NAMES of one classified page: its block's ``units`` and the
-    ``decisions`` on them (denoise). Each sample with a decision value counts with its
-    characters: at each slope, the expected token F1, precision and recall; then the
+    ``decisions`` on them (denoise). Each sample counts with its characters and its
+    decision value (as a whole, or that of the sentence that decided a unit the noise
+    filter cut): at each slope, the expected token F1, precision and recall; then the
     characters of the lines within ``settings.near`` of the boundary, and of the kept
     ones below it, each against the kept characters. Zeros where no sample has a value
-    (nothing located; method svm's second stage gives every sample one)."""
+    (nothing was located)."""
     valued = [
-        (decision.value, unit.length, bool(decision.text))
+        (value, unit.length, bool(decision.text))
         for unit, decision in zip(units, decisions)
-        if decision.value is not None and unit.is_sample
+        if unit.is_sample and (value := decision.sentence_value if decision.value is None else decision.value) is not None
     ]
     row = np.zeros(len(SIGNAL_NAMES))
     if not valued:

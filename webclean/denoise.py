@@ -52,11 +52,14 @@ POST_REST = "post rest"  # the rest of a post's record (user panel, signature), 
 class Decision(NamedTuple):
     """What became of one unit: the text kept of it ("" when nothing), its outcome, and
     the classifier's decision value for the unit as a whole (above 0: content), where
-    the unit was classified whole or the value was asked for (denoise's ``values``)."""
+    the unit was classified whole or the value was asked for (denoise's ``values``);
+    for a unit the noise filter cut into sentences, the value of the sentence that
+    decided it: its last kept sentence, or its best where none was kept."""
 
     text: str
     outcome: str
     value: float | None = None
+    sentence_value: float | None = None
 
 
 def denoise(
@@ -98,8 +101,9 @@ def denoise(
         units = [unit._replace(groups=unit.groups & ~COMMENT_BOXES) if inside else unit for unit, inside in zip(units, in_comments)]
     if second is not None:
         kept, known = decide_twice(units, lexicon, svm, second, settings.beta, feature_set, timer, settings.threshold)
+        deciding: dict[int, float] = {}
     else:
-        kept, known = decide(units, lexicon, svm, settings.beta, feature_set, whole, timer, settings.threshold)
+        kept, known, deciding = decide(units, lexicon, svm, settings.beta, feature_set, whole, timer, settings.threshold)
     # A thread located as its posts (method svm, Unit.post): each post's text is kept
     # whatever the classifier says, the rest of its record (user panel, signature, links)
     # dropped.
@@ -122,7 +126,8 @@ def denoise(
         scores = unit_values(units, lexicon, svm, feature_set, timer, known)
     else:  # the values the decisions gave on the way, at no cost
         scores = [known.get(i) for i in range(len(units))]
-    return decisions(units, kept, by_pass, scores)
+    sentence_values = [deciding.get(i) for i in range(len(units))]
+    return decisions(units, kept, by_pass, scores, sentence_values)
 
 
 def _keep(
@@ -158,17 +163,21 @@ _OUTCOMES = (AS_IS, POST, POST_REST, DROPPED, KEPT, PARTLY_KEPT)
 
 
 def decisions(
-    units: Sequence[Unit], kept: Sequence[str | None], by_pass: Sequence[str | None], values: Sequence[float | None]
+    units: Sequence[Unit],
+    kept: Sequence[str | None],
+    by_pass: Sequence[str | None],
+    values: Sequence[float | None],
+    sentence_values: Sequence[float | None],
 ) -> list[Decision]:
     """The decision on each unit (:func:`_decision`)."""
     if core.compiled is not None:
-        made = core.compiled.decisions(units, kept, by_pass, values, _DECISION_AT, SAMPLE_UNIT_TAGS, _OUTCOMES, Decision)
+        made = core.compiled.decisions(units, kept, by_pass, values, sentence_values, _DECISION_AT, SAMPLE_UNIT_TAGS, _OUTCOMES, Decision)
         if made is not None:
             return made
-    return [_decision(*each) for each in zip(units, kept, by_pass, values)]
+    return [_decision(*each) for each in zip(units, kept, by_pass, values, sentence_values)]
 
 
-def _decision(unit: Unit, kept: str | None, by_pass: str | None, value: float | None) -> Decision:
+def _decision(unit: Unit, kept: str | None, by_pass: str | None, value: float | None, sentence_value: float | None) -> Decision:
     text = kept or ""
     if not unit.is_sample:
         outcome = AS_IS
@@ -182,7 +191,7 @@ def _decision(unit: Unit, kept: str | None, by_pass: str | None, value: float | 
         outcome = KEPT if text == unit.text else PARTLY_KEPT
     if unit.code and text == unit.text:
         text = unit.code  # a <pre>'s line as the page sets it out
-    return Decision(text, outcome, value)
+    return Decision(text, outcome, value, sentence_value)
 
 
 def decide(
@@ -194,9 +203,10 @@ def decide(
     whole: bool = False,
     timer: StageTimer | None = None,
     threshold: float = 0.0,
-) -> tuple[list[str | None], dict[int, float]]:
-    """Steps 3 and 4 per unit: its kept text, or None where it is noise; and the
-    decision value of each unit that was classified whole, by its index.
+) -> tuple[list[str | None], dict[int, float], dict[int, float]]:
+    """Steps 3 and 4 per unit: its kept text, or None where it is noise; the decision
+    value of each unit that was classified whole, by its index; and of each unit cut
+    into sentences, the value of the sentence that decided it (noise_filter).
 
     A unit is content where its decision value is above ``threshold``. With
     ``whole``, a long unit that the noise filter drops entirely is classified whole
@@ -204,7 +214,7 @@ def decide(
     """
     kept: list[str | None] = [u.text if not u.is_sample else None for u in units]
     samples = [i for i, u in enumerate(units) if u.is_sample]
-    texts, values = noise_filter([units[i] for i in samples], lexicon, svm, feature_set, timer, beta, threshold)
+    texts, values, deciding = noise_filter([units[i] for i in samples], lexicon, svm, feature_set, timer, beta, threshold)
     known = {samples[k]: value for k, value in values.items()}
     for i, text in zip(samples, texts):
         kept[i] = text
@@ -215,7 +225,7 @@ def decide(
         for i, value in zip(lost, whole_values(units, lost, lexicon, svm, feature_set, timer, known)):
             if value > threshold:
                 kept[i] = units[i].text
-    return kept, known
+    return kept, known, {samples[k]: value for k, value in deciding.items() if samples[k] not in known}
 
 
 def decide_twice(
@@ -244,7 +254,7 @@ def decide_twice(
         final = second.decision_function(stage_rows(X, svm.decision_function(X)))
     # The noise filter cuts the noise off the end of the long lines the second stage keeps.
     long = [k for k, i in enumerate(samples) if final[k] > 0 and units[i].length > beta]
-    cut, _ = noise_filter([units[samples[k]] for k in long], lexicon, svm, feature_set, timer, None, threshold)
+    cut, _, _ = noise_filter([units[samples[k]] for k in long], lexicon, svm, feature_set, timer, None, threshold)
     filtered = dict(zip(long, cut))
     for k, i in enumerate(samples):
         if final[k] > 0:
@@ -277,13 +287,14 @@ def noise_filter(
     timer: StageTimer | None = None,
     beta: int | None = None,
     threshold: float = 0.0,
-) -> tuple[list[str | None], dict[int, float]]:
+) -> tuple[list[str | None], dict[int, float], dict[int, float]]:
     """For each unit, its text up to and including its last content sentence (None
     where none is); with ``beta``, a unit of at most ``beta`` characters is classified
     whole, as one sentence, in the filter's first round (one call of the classifier for
     the page's short units and its long units' last sentences). Also the decision value
     of each unit whose whole text was classified so (a short unit, or a long one of one
-    sentence), by its index."""
+    sentence), by its index; and of every unit, the value of the sentence that decided
+    it: the sentence kept last, or the best of its sentences where none was kept."""
     rows_of = FEATURE_SETS[feature_set]
     whole = [beta is not None and u.length <= beta for u in units]
     sentences = [[u.text] if one else split_sentences(u.text) for u, one in zip(units, whole)]
@@ -291,10 +302,11 @@ def noise_filter(
     ends: list[int | None] = [len(s) for s in sentences]
     result: list[str | None] = [None] * len(units)
     values: dict[int, float] = {}
+    deciding: dict[int, float] = {}
     while True:
         pending = [k for k, end in enumerate(ends) if end]
         if not pending:
-            return result, values
+            return result, values, deciding
         texts = [sentences[k][ends[k] - 1].strip() for k in pending]  # type: ignore[operator]
         with timed(timer, "features"):
             rows = rows_of([units[k] for k in pending], texts, lexicon)
@@ -304,6 +316,8 @@ def noise_filter(
             end = ends[k] - 1  # type: ignore[operator]
             if whole[k] or text == units[k].text:
                 values[k] = float(score)
+            if k not in deciding or score > deciding[k]:
+                deciding[k] = float(score)
             if score > threshold:
                 result[k] = units[k].text if whole[k] else "".join(sentences[k][: end + 1]).strip()
                 ends[k] = None
