@@ -24,7 +24,6 @@ from webclean.metrics import (
     sum_snippets,
     token_prf,
     tokens,
-    tokens_found,
 )
 
 approx = pytest.approx
@@ -232,16 +231,3 @@ def test_scoreboard_groups_by_source_and_language() -> None:
     assert sorted(by_lang) == ["en", "zh"]
     assert by_lang["en"].pages == 2 and by_lang["en"].token_f1 == 1.0
     assert board.overall().pages == 3
-
-
-def test_tokens_found_are_the_tokens_of_the_text_among_those_wanted():
-    text = "Ｔｈｅ bridge-opening, 中文句子 ab_c x2"
-    assert tokens_found({"the", "bridge", "opening", "中", "子", "ab_c", "x2"}, text) == 7
-    # A word within a longer word is no token of it; a CJK character is one wherever it stands.
-    assert tokens_found({"bridg", "ab", "c", "x", "英"}, text) == 0
-
-
-@given(st.text(alphabet="aAbB_1 .-中文・ｂＡ\u0301", max_size=20), st.text(alphabet="aAbB_1 中文ｂ", max_size=8))
-def test_tokens_found_count_as_a_set_of_the_tokens_does(text, title):
-    wanted = set(tokens(title))
-    assert tokens_found(wanted, text) == len(wanted & set(tokens(text)))

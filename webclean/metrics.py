@@ -61,9 +61,6 @@ _CJK_CLASS = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in CJK_RANGES)
 # punctuation that shares the blocks, such as ・ U+30FB), or a run of other word
 # characters.
 _TOKEN_RE = re.compile(rf"(?:(?=\w)[{_CJK_CLASS}])|[^\W{_CJK_CLASS}]+")
-# The two kinds of token, each alone: a CJK character's, and a character of a word's.
-_CJK_TOKEN_RE = re.compile(rf"(?=\w)[{_CJK_CLASS}]")
-_WORD_CHAR_RE = re.compile(rf"[^\W{_CJK_CLASS}]")
 
 SHINGLE_SIZE = 4
 
@@ -102,26 +99,6 @@ def tokens(text: str) -> list[str]:
     match their ASCII forms in the gold text.
     """
     return _split(nfkc(text).lower())
-
-
-def tokens_found(wanted: Iterable[str], text: str) -> int:
-    """How many of ``wanted`` (tokens, each once) are among the :func:`tokens` of
-    ``text``, found without listing them: a CJK character is a token wherever it
-    stands, a word where no character of a word stands on either side of it."""
-    normal = nfkc(text).lower()
-    return sum(1 for token in wanted if _holds_token(normal, token))
-
-
-def _holds_token(normal: str, token: str) -> bool:
-    if _CJK_TOKEN_RE.fullmatch(token):
-        return token in normal
-    at, size = normal.find(token), len(token)
-    while at >= 0:
-        end = at + size
-        if (at == 0 or not _WORD_CHAR_RE.match(normal, at - 1)) and not _WORD_CHAR_RE.match(normal, end):
-            return True
-        at = normal.find(token, at + 1)
-    return False
 
 
 def token_prf(output: str, gold: str) -> PRF:
