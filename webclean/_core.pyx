@@ -531,3 +531,5 @@ include "_core_region.pxi"
 include "_core_columns.pxi"
 # The noise filter's sentences (tokenize.py) and decisions (denoise.py).
 include "_core_denoise.pxi"
+# The parse's clean-up (parse.py) and the hidden elements (segment.drop_hidden).
+include "_core_parse.pxi"

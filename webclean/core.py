@@ -36,6 +36,12 @@ compiles:
 - ``_core.units``: units.units_from_columns, the units made of their columns;
 - ``_core.split_sentences``: tokenize.split_sentences, the noise filter's sentences;
 - ``_core.decisions``: denoise.decisions, what became of each unit.
+- ``_core.hidden_elements``: segment._hidden_elements, the elements a browser does not
+  show, those that segment.drop_hidden removes, and the text they and the page hold;
+- ``_core.reopened``, ``_core.elements_at_level``, ``_core.nowhere_links``,
+  ``_core.holds_named`` and ``_core.visible_chars``: parse._reopen_document,
+  _elements_at_level, _NOWHERE_LINKS, _holds_boxes and _has_visible_chars, the parse's
+  clean-up after libxml2's parse (its edits of the tree stay Python's).
 
 The Python functions stay: they are the reference, and they run where the extension
 is not built (the library says so once, a logging warning) or where
@@ -51,7 +57,7 @@ from collections.abc import Callable, Collection, Container, Mapping
 from types import ModuleType
 from typing import Any, NamedTuple
 
-__all__ = ["PURE_VARIABLE", "SegmentRules", "TextRules", "UnitRules", "compiled", "name"]
+__all__ = ["PURE_VARIABLE", "HiddenRules", "SegmentRules", "TextRules", "UnitRules", "compiled", "name"]
 
 # Set (to anything but "" or "0") when webclean is imported: the Python path runs.
 PURE_VARIABLE = "WEBCLEAN_PURE"
@@ -147,3 +153,18 @@ class UnitRules(NamedTuple):
     group_rows: Any
     related_name: int
     in_related: int
+
+
+class HiddenRules(NamedTuple):
+    """What the compiled hidden_elements reads of segment.py's rules of hidden elements,
+    in this order, handed over, not copied: the attributes that hide an element whatever
+    their value, those that hide it when they say ``truth``, the (property, value) pairs
+    of a style that hides it, the tags never hidden, and segment._is_hidden, which it
+    asks about an element whose values it does not read itself (not ASCII)."""
+
+    shown_not: tuple[str, ...]
+    said_hidden: tuple[str, ...]
+    styles: tuple[tuple[str, str], ...]
+    truth: str
+    never: tuple[str, ...]
+    is_hidden: Callable[[Any], bool]

@@ -53,6 +53,7 @@ from typing import NamedTuple
 
 from lxml import etree
 
+from webclean import core
 from webclean.config import ParseConfig
 from webclean.text import LINE_ENDING_TAGS, normalise_space, text_length
 
@@ -148,7 +149,9 @@ _VOID_TAGS = frozenset(
 # An open tag of these closes an open sibling of the same name (<li><li>, <p><p>).
 _SELF_CLOSING_SIBLINGS = frozenset("p li dt dd option tr td th".split())
 
-_DOCUMENT_END_TAG = re.compile(rb"</(?:html|body)(?:\s[^>]*)?>", re.I)
+# The end tags that _reopen_document removes: their names, and the tags as found.
+_DOCUMENT_END_NAMES = (b"html", b"body")
+_DOCUMENT_END_TAG = re.compile(rb"</(?:" + b"|".join(_DOCUMENT_END_NAMES) + rb")(?:\s[^>]*)?>", re.I)
 
 # For the rare re-parse of over-deep pages: comments and raw-text elements are
 # copied whole, so that a "<div>" inside a script string does not count as a tag.
@@ -235,7 +238,7 @@ def parse_html(
         etree.strip_tags(root, "noscript")
     _place_streamed_boxes(found.templates, root)
     _unwrap_swallowing_controls(found.controls, settings.widget_form_chars)
-    if b"javascript:" in data:  # most pages hold no such link: a search of the text spares a walk of the tree
+    if _NOWHERE_SCHEME.encode() in data:  # most pages hold no such link: a search of the text spares a walk of the tree
         _unwrap_nowhere_links(root)
     etree.strip_elements(root, *JUNK_TAGS, with_tail=False)
     _drop_markup_textareas(found.textareas)
@@ -356,6 +359,8 @@ def _swallowing_noscript(noscripts: list[etree._Element], max_elements: int) -> 
 
 def _reopen_document(data: bytes) -> bytes:
     """Remove </body> and </html>, from the first one on (module docstring)."""
+    if core.compiled is not None:
+        return bytes(core.compiled.reopened(data, _DOCUMENT_END_NAMES))
     first = _DOCUMENT_END_TAG.search(data)  # in bytes: faster than in a str of wide characters
     if first is None:
         return data
@@ -426,21 +431,29 @@ def _unwrap_swallowing_controls(controls: list[etree._Element], widget_chars: in
     swallowing = [
         control
         for control in controls
-        if any(True for _ in control.iter(*_PAGE_BOXES)) and _has_visible_chars(control, widget_chars)
+        if _holds_boxes(control) and _has_visible_chars(control, widget_chars)
     ]
     for control in swallowing:
         control.tag = "div"  # a block, as the page's boxes inside it are; junk inside it still goes
 
 
+def _holds_boxes(element: etree._Element) -> bool:
+    if core.compiled is not None:
+        return bool(core.compiled.holds_named(element, _PAGE_BOXES))
+    return any(True for _ in element.iter(*_PAGE_BOXES))
+
+
 # A link to a script (``javascript:``) around the page's boxes goes to no other page:
 # a box the reader clicks, whose text is the page's (Readability.js reads it so too).
+_NOWHERE_SCHEME = "javascript:"
 _NOWHERE_LINKS = etree.XPath(
-    "//a[starts-with(normalize-space(@href), 'javascript:')][" + " or ".join(f".//{tag}" for tag in _PAGE_BOXES) + "]"
+    f"//a[starts-with(normalize-space(@href), '{_NOWHERE_SCHEME}')][" + " or ".join(f".//{tag}" for tag in _PAGE_BOXES) + "]"
 )
 
 
 def _unwrap_nowhere_links(root: etree._Element) -> None:
-    for link in _NOWHERE_LINKS(root):
+    links = None if core.compiled is None else core.compiled.nowhere_links(root, _NOWHERE_SCHEME.encode(), _PAGE_BOXES)
+    for link in _NOWHERE_LINKS(root) if links is None else links:
         link.tag = "div"
 
 
@@ -453,6 +466,10 @@ def _drop_widget_forms(forms: list[etree._Element], widget_chars: int) -> None:
 def _has_visible_chars(element: etree._Element, count: int) -> bool:
     """Whether the element holds ``count`` characters besides whitespace; stops as
     soon as it does, since a form that wraps the page holds all of its text."""
+    if core.compiled is not None:
+        holds = core.compiled.visible_chars(element, count)
+        if holds is not None:
+            return bool(holds)
     seen = 0
     for piece in element.itertext():
         seen += text_length(piece)
@@ -511,6 +528,8 @@ def _level_xpath(level: int) -> etree.XPath:
 
 
 def _elements_at_level(root: etree._Element, level: int) -> list[etree._Element]:
+    if core.compiled is not None:
+        return list(core.compiled.elements_at_level(root, level))
     return _level_xpath(level)(root)
 
 

@@ -106,7 +106,6 @@ _WORD_BITS = _word_bits()
 # The candidate words of a lower-cased class/id value: runs of ASCII letters that start
 # it or follow white space, "_" or "-", and end it or come before one of those or a digit.
 _ATTR_WORD_RE = re.compile(r"(?<![^\s_-])[a-z]+(?![^\s_\d-])")
-_HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
 
 class Line(NamedTuple):
@@ -135,14 +134,30 @@ class Line(NamedTuple):
 # What segment carries down the tree for each open element (see its stack).
 _Marks = tuple[bool, bool, bool, bool, int, bool, "etree._Element | None"]
 
-# Elements a browser does not show: the attributes are tested in C, the values here.
+# Elements a browser does not show: those of an attribute of _SHOWN_NOT (whatever its
+# value), of _SAID_HIDDEN saying "true", or of a style of _HIDDEN_STYLES; never <html>
+# or <body>. aria-modal: a modal dialog, shown over the page once opened, closed as
+# the page loads.
+_SHOWN_NOT = ("hidden",)
+_SAID_HIDDEN = ("aria-hidden", "aria-modal")
+_HIDDEN_STYLES = (("display", "none"), ("visibility", "hidden"))
+_NEVER_HIDDEN = ("html", "body")
+_HIDDEN_STYLE_RE = re.compile("|".join(rf"{prop}\s*:\s*{value}" for prop, value in _HIDDEN_STYLES), re.IGNORECASE)
 # Found through the attributes, in document order: libxml2 walks to named attributes
 # faster than it tests a predicate on every element.
-_MAYBE_HIDDEN = etree.XPath("//@hidden/.. | //@aria-hidden/.. | //@style/.. | //@aria-modal/..")
+_MAYBE_HIDDEN = etree.XPath(" | ".join(f"//@{name}/.." for name in (*_SHOWN_NOT, *_SAID_HIDDEN, "style")))
+
+
+def _is_hidden(el: etree._Element) -> bool:
+    return el.tag not in _NEVER_HIDDEN and bool(
+        any(el.get(name) is not None for name in _SHOWN_NOT)
+        or any((el.get(name) or "").strip().lower() == "true" for name in _SAID_HIDDEN)
+        or _HIDDEN_STYLE_RE.search(el.get("style") or "")
+    )
 
 
 def drop_hidden(root: etree._Element, shown_share: float = ImprovedConfig.shown_by_script_share) -> int:
-    """Remove elements a browser would not show; returns how many were removed.
+    """Remove elements a browser would not show; returns how many were hidden.
 
     A page whose hidden elements hold all but ``shown_share`` of its text
     (improved.shown_by_script_share) is shown by its own scripts: a wrapper hidden
@@ -151,32 +166,12 @@ def drop_hidden(root: etree._Element, shown_share: float = ImprovedConfig.shown_
     reveals is a tree of elements: a hidden element of bare text (a block of keywords
     stuffed out of sight) does not count towards the share.
     """
-    hidden = [
-        el
-        for el in _MAYBE_HIDDEN(root)
-        if (
-            el.get("hidden") is not None
-            or (el.get("aria-hidden") or "").strip().lower() == "true"
-            or _HIDDEN_STYLE_RE.search(el.get("style") or "")
-            # A modal dialog: shown over the page once opened, closed as the page loads.
-            or (el.get("aria-modal") or "").strip().lower() == "true"
-        )
-        and el.tag not in ("html", "body")
-    ]
-    if hidden:
-        outermost = set(hidden)
-        hidden_size = sum(
-            _text_size(el)
-            for el in hidden
-            if len(el) and not any(a in outermost for a in el.iterancestors())
-        )
-        page = _text_size(root)
-        if page - hidden_size < shown_share * page:
-            return 0
-    for el in hidden:
+    hidden = core.compiled.hidden_elements(root, _HIDDEN_RULES) if core.compiled is not None else None
+    count, going, hidden_chars, page_chars = hidden if hidden is not None else _hidden_elements(root)
+    if count and page_chars - hidden_chars < shown_share * page_chars:
+        return 0
+    for el in going:
         parent = el.getparent()
-        if parent is None:
-            continue
         tail = el.tail
         previous = el.getprevious()
         parent.remove(el)
@@ -185,7 +180,30 @@ def drop_hidden(root: etree._Element, shown_share: float = ImprovedConfig.shown_
                 previous.tail = (previous.tail or "") + tail
             else:
                 parent.text = (parent.text or "") + tail
-    return len(hidden)
+    return count
+
+
+def _hidden_elements(root: etree._Element) -> tuple[int, list[etree._Element], float, float]:
+    """How many elements of ``root``'s tree are hidden; those that go (each with a parent,
+    and not inside another that goes: it goes with it); the characters of the outermost
+    hidden elements that hold elements; and those of ``root`` (0.0 for both where
+    nothing is hidden)."""
+    hidden = [el for el in _MAYBE_HIDDEN(root) if _is_hidden(el)]
+    if not hidden:
+        return 0, [], 0.0, 0.0
+    kept = set(hidden)
+    hidden_chars = sum(_text_size(el) for el in hidden if len(el) and not any(a in kept for a in el.iterancestors()))
+    going: list[etree._Element] = []
+    gone: set[etree._Element] = set()
+    for el in hidden:  # in document order: an element's ancestors come before it
+        if el.getparent() is not None and not any(a in gone for a in el.iterancestors()):
+            going.append(el)
+            gone.add(el)
+    return len(hidden), going, float(hidden_chars), _text_size(root)
+
+
+# What the compiled hidden_elements reads of the rules above, handed over, not copied.
+_HIDDEN_RULES = core.HiddenRules(_SHOWN_NOT, _SAID_HIDDEN, _HIDDEN_STYLES, "true", _NEVER_HIDDEN, _is_hidden)
 
 
 _text_size = etree.XPath("string-length(.)")  # the characters of an element's text, counted in C
