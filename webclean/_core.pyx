@@ -531,3 +531,5 @@ include "_core_region.pxi"
 include "_core_columns.pxi"
 # The noise filter's sentences (tokenize.py) and decisions (denoise.py).
 include "_core_denoise.pxi"
+# The page type's scores and the confidence's row and trees (page_type.py, confidence.py).
+include "_core_pagetype.pxi"
