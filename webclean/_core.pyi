@@ -16,7 +16,7 @@ def census(
     root: etree._Element, tags: tuple[str, ...], attribute: bytes, kept: bytes
 ) -> tuple[list[int], list[str], list[etree._Element]]: ...
 def item_runs(lines: list[Any], owner_at: int, length_at: int, levels: int, run_items: int) -> tuple[int, int, int] | None: ...
-def occurrences(data: bytes, key: bytes, anchor: int) -> list[int]: ...
+def occurrences(data: bytes | str, key: bytes | str, anchor: int) -> list[int]: ...
 def line_totals(
     lines: list[Any],
     at: tuple[int, ...],
@@ -42,6 +42,25 @@ class Trees:
         roots: np.ndarray,
     ) -> None: ...
     def leaf_values(self, rows: np.ndarray, out: np.ndarray) -> None: ...
+
+def pairwise_sum(values: np.ndarray) -> float: ...
+def tree_value(trees: Trees, row: np.ndarray) -> float: ...
+def type_scores(
+    trees: Trees, signals: np.ndarray, logs: np.ndarray, rows: list[int], starts: np.ndarray, baselines: np.ndarray
+) -> list[float]: ...
+def confidence_signals(
+    units: list[Any],
+    decisions: tuple[Any, ...],
+    tag_at: int,
+    length_at: int,
+    samples: frozenset[str],
+    text_at: int,
+    value_at: int,
+    sentence_at: int,
+    slopes: tuple[float, ...],
+    near: float,
+    out: np.ndarray,
+) -> bool: ...
 
 class AttrMarks:
     def __init__(

@@ -335,17 +335,27 @@ cdef Py_ssize_t _place(const_xmlChar* name, list encoded, Py_ssize_t n):
 # --- declared types (page_type._ld_types) ----------------------------------------------
 
 
-def occurrences(bytes data not None, bytes key not None, Py_ssize_t anchor):
-    """Where ``key`` occurs in ``data``, every start in order (overlapping ones too), each
-    found by memchr on ``key[anchor]``, a byte the caller knows to be rare in ``data``:
-    much faster than a search for the whole key where its first or last byte is common."""
+def occurrences(data not None, key not None, Py_ssize_t anchor):
+    """Where ``key`` occurs in ``data`` (both bytes, or both str), every start in order
+    (overlapping ones too), each found by memchr on ``key[anchor]``, a character the
+    caller knows to be rare in ``data``: much faster than a search for the whole key
+    where its first or last character is common."""
+    cdef Py_ssize_t m = len(key)
+    if m == 0 or not 0 <= anchor < m:
+        raise ValueError("the anchor must be a character of a non-empty key")
+    if isinstance(data, bytes) and isinstance(key, bytes):
+        return _byte_occurrences(<bytes> data, <bytes> key, anchor)
+    if isinstance(data, str) and isinstance(key, str):
+        return _text_occurrences(<str> data, <str> key, anchor)
+    raise TypeError("data and key must be both bytes or both str")
+
+
+cdef list _byte_occurrences(bytes data, bytes key, Py_ssize_t anchor):
     cdef const unsigned char* s = data
     cdef const unsigned char* k = key
     cdef Py_ssize_t n = len(data), m = len(key), at = anchor
     cdef const unsigned char* hit
     cdef list found = []
-    if m == 0 or not 0 <= anchor < m:
-        raise ValueError("the anchor must be a byte of a non-empty key")
     while at < n:
         hit = <const unsigned char*> memchr(s + at, k[anchor], n - at)
         if hit is NULL:
@@ -353,6 +363,31 @@ def occurrences(bytes data not None, bytes key not None, Py_ssize_t anchor):
         at = hit - s
         if at - anchor + m <= n and memcmp(s + at - anchor, k, m) == 0:
             found.append(at - anchor)
+        at += 1
+    return found
+
+
+cdef list _text_occurrences(str data, str key, Py_ssize_t anchor):
+    """_byte_occurrences over a str's code points: memchr finds the low byte of the
+    anchor's code point in the str's buffer, and each hit is read back as a code point."""
+    cdef int kind = PyUnicode_KIND(data)
+    cdef const unsigned char* s = <const unsigned char*> PyUnicode_DATA(data)
+    cdef Py_ssize_t n = len(data), m = len(key), at = anchor, start, j, size = kind
+    cdef Py_UCS4 ch = key[anchor]
+    cdef const unsigned char* hit
+    cdef list found = []
+    while at < n:
+        hit = <const unsigned char*> memchr(s + at * size, (<unsigned int> ch) & 0xFF, (n - at) * size)
+        if hit is NULL:
+            break
+        at = (hit - s) // size
+        if PyUnicode_READ(kind, s, at) == ch and at - anchor + m <= n:
+            start = at - anchor
+            for j in range(m):
+                if PyUnicode_READ(kind, s, start + j) != <Py_UCS4> key[j]:
+                    break
+            else:
+                found.append(start)
         at += 1
     return found
 

@@ -79,18 +79,21 @@ cdef class Trees:
     def leaf_values(self, const double[:, ::1] rows not None, double[:, ::1] out not None):
         """Write into ``out`` (rows, trees) the value of the leaf each row of ``rows``
         reaches in each tree; ``rows`` has a column for every feature a node tests."""
-        cdef Py_ssize_t n = rows.shape[0], r, t, step, node
-        cdef const _Node* at
-        cdef const double* row
+        cdef Py_ssize_t n = rows.shape[0], r
         if out.shape[0] != n or out.shape[1] != self.trees:
             raise ValueError("out must have a row for each row and a column for each tree")
         if rows.shape[1] < max(self.width, 1) and self.depth:
             raise ValueError(f"rows of {rows.shape[1]} features, but the trees read {self.width}")
         for r in range(n):
-            row = &rows[r, 0]
-            for t in range(self.trees):
-                node = self.roots[t]
-                for step in range(self.depth):
-                    at = &self.nodes[node]
-                    node += at.left if row[at.feature] <= at.number else at.right
-                out[r, t] = self.nodes[node].number
+            self._leaves(&rows[r, 0], &out[r, 0])
+
+    cdef void _leaves(self, const double* row, double* out) noexcept nogil:
+        """Write into ``out`` (a value a tree) the value of the leaf ``row`` reaches in each tree."""
+        cdef Py_ssize_t t, step, node
+        cdef const _Node* at
+        for t in range(self.trees):
+            node = self.roots[t]
+            for step in range(self.depth):
+                at = &self.nodes[node]
+                node += at.left if row[at.feature] <= at.number else at.right
+            out[t] = self.nodes[node].number

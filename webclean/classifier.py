@@ -223,6 +223,12 @@ class TreeEnsemble:
         """The log-odds of content for each row of X."""
         return self.leaf_values(X).sum(axis=1) + self.baseline
 
+    def row_value(self, row: np.ndarray) -> float:
+        """The log-odds of one row (:meth:`decision_function` of it, as a float)."""
+        if core.compiled is not None and (walk := self._compiled) is not None:  # one call (webclean/_core_pagetype.pxi)
+            return core.compiled.tree_value(walk, np.ascontiguousarray(row, dtype=np.float64)) + self.baseline
+        return float(self.decision_function(np.reshape(row, (1, -1)))[0])
+
     def leaf_values(self, X: np.ndarray) -> np.ndarray:
         """The value of the leaf each row of X reaches in each tree: (rows, trees)."""
         X = np.ascontiguousarray(X, dtype=np.float64)

@@ -24,10 +24,11 @@ from typing import Any
 
 import numpy as np
 
+from webclean import core
 from webclean.classifier import TreeEnsemble
 from webclean.config import ConfidenceConfig
 from webclean.denoise import Decision
-from webclean.units import Unit
+from webclean.units import SAMPLE_UNIT_TAGS, Unit
 
 # The slopes of the logistic that reads a decision value as the probability that its
 # line is content: the values' scale differs from one model to another, and the trees
@@ -40,6 +41,12 @@ SIGNAL_NAMES = (
 )
 
 
+# Where the compiled core finds a Unit's tag and length, and a Decision's text, value and
+# sentence value, in their tuples.
+_TAG_AT, _LENGTH_AT = Unit._fields.index("tag"), Unit._fields.index("length")
+_DECISION_AT = tuple(Decision._fields.index(name) for name in ("text", "value", "sentence_value"))
+
+
 def confidence_signals(units: Sequence[Unit], decisions: Sequence[Decision], settings: ConfidenceConfig) -> np.ndarray:
     """The row of SIGNAL_NAMES of one classified page: its block's ``units`` and the
     ``decisions`` on them (denoise). Each sample counts with its characters and its
@@ -48,6 +55,15 @@ def confidence_signals(units: Sequence[Unit], decisions: Sequence[Decision], set
     characters of the lines within ``settings.near`` of the boundary, and of the kept
     ones below it, each against the kept characters. Zeros where no sample has a value
     (nothing was located)."""
+    # One loop over the units (webclean/_core_pagetype.pxi); its sums of expected characters
+    # differ by rounding alone from those NumPy leaves to BLAS, whose order is its own.
+    if core.compiled is not None:
+        row = np.empty(len(SIGNAL_NAMES))
+        if core.compiled.confidence_signals(
+            units if isinstance(units, list) else list(units), decisions if isinstance(decisions, tuple) else tuple(decisions),
+            _TAG_AT, _LENGTH_AT, SAMPLE_UNIT_TAGS, *_DECISION_AT, SLOPES, settings.near, row,
+        ):  # fmt: skip
+            return row
     valued = [
         (value, unit.length, bool(decision.text))
         for unit, decision in zip(units, decisions)
@@ -82,7 +98,7 @@ class ConfidenceModel:
 
     def predict(self, row: np.ndarray) -> float:
         """The expected token F1, in [0, 1], rounded to four places."""
-        value = float(self.trees.decision_function(row.reshape(1, -1))[0])
+        value = self.trees.row_value(row)
         return round(min(1.0, max(0.0, value)), 4)
 
     def to_data(self, prefix: str) -> tuple[dict[str, Any], dict[str, np.ndarray]]:

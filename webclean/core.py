@@ -11,10 +11,18 @@ compiles:
 - ``_core.item_runs``: page_type.item_runs, the runs of repeated items;
 - ``_core.census``: page_type.element_census, the page's counted tags, microdata types
   and ``<meta>`` elements;
-- ``_core.occurrences``: where page_type._ld_types finds ``"@type"`` in a page's bytes;
+- ``_core.occurrences``: where page_type._ld_types finds ``"@type"`` in a page's bytes
+  or text;
 - ``_core.line_totals``: page_type.line_totals, what the page type sums over the lines;
 - ``_core.half_width``: tokenize.half_width, the full-width forms that NFKC makes ASCII;
 - ``_core.Trees``: classifier.TreeEnsemble.leaf_values, the walk of boosted trees;
+- ``_core.tree_value``: classifier.TreeEnsemble.row_value, one row's walk and sum (the
+  confidence's trees);
+- ``_core.type_scores``: page_type.PageTypeModel.page_probabilities up to the softmax,
+  the lexicon's scores, the walk of every type's trees and each type's sum;
+- ``_core.confidence_signals``: confidence.confidence_signals, the confidence's row
+  (its sums of expected characters within rounding of the Python path's, which
+  leaves them to BLAS; every output the same);
 - ``_core.Lexicon``: lexicon.NoiseLexicon's lookups over a page's texts, its
   ``indices`` (T and the stop-word density) and ``line_indices`` (the line lexicon's
   weights);
@@ -35,7 +43,7 @@ compiles:
   what line_units reads and makes of the lines;
 - ``_core.units``: units.units_from_columns, the units made of their columns;
 - ``_core.split_sentences``: tokenize.split_sentences, the noise filter's sentences;
-- ``_core.decisions``: denoise.decisions, what became of each unit.
+- ``_core.decisions``: denoise.decisions, what became of each unit;
 - ``_core.hidden_elements``: segment._hidden_elements, the elements a browser does not
   show, those that segment.drop_hidden removes, and the text they and the page hold;
 - ``_core.reopened``, ``_core.elements_at_level``, ``_core.nowhere_links``,

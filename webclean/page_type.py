@@ -230,7 +230,7 @@ def _ld_types(html: str | bytes) -> list[str]:
     pattern's over the whole markup (in the compiled core, a search for its rare "@")."""
     found = []
     pattern, key = (_LD_TYPE_TEXT, '"@type"') if isinstance(html, str) else (_LD_TYPE, b'"@type"')
-    if core.compiled is not None and isinstance(html, bytes):
+    if core.compiled is not None:
         starts: Iterable[int] = core.compiled.occurrences(html, key, 1)
     else:
         starts = _starts(html, key)
@@ -326,15 +326,21 @@ class TypeLexicon:
         logs, held = _log_ratios(self.counts.astype(np.float64), self.pages.astype(np.float64))
         return logs, (held >= self.min_pages).tolist()
 
+    def scored_rows(self, found: Sequence[str]) -> list[int]:
+        """The rows of :attr:`_word_scores` of the words of ``found`` that count."""
+        index = self._index
+        counts = self._word_scores[1]
+        return [row for row in (index[word] for word in found if word in index) if counts[row]]
+
     def scores(self, found: Sequence[str], own: np.ndarray | None = None, own_pages: np.ndarray | None = None) -> np.ndarray:
         """A page's score for each type; ``own`` and ``own_pages``: counts to take out
         first (the page's own site, for the rows the trees are fitted on)."""
+        if own is None or own_pages is None:  # each word's scores computed once
+            rows = self.scored_rows(found)
+            logs = self._word_scores[0]
+            return logs[rows].sum(axis=0) if rows else np.zeros(len(PAGE_TYPES))
         index = self._index
         rows = [index[word] for word in found if word in index]
-        if own is None or own_pages is None:  # each word's scores computed once
-            logs, counts = self._word_scores
-            rows = [row for row in rows if counts[row]]
-            return logs[rows].sum(axis=0) if rows else np.zeros(len(PAGE_TYPES))
         logs, held = _log_ratios(self.counts[rows].astype(np.float64) - own[rows], self.pages.astype(np.float64) - own_pages)
         logs = logs[held >= self.min_pages]
         return logs.sum(axis=0) if len(logs) else np.zeros(len(PAGE_TYPES))
@@ -351,6 +357,14 @@ class TypeLexicon:
         pages = np.bincount(np.asarray(labels, dtype=np.int64), minlength=len(PAGE_TYPES))
         kept = np.flatnonzero(counts.sum(axis=1) >= min_pages)
         return cls(tuple(words[i] for i in kept), counts[kept], pages, min_pages)
+
+
+def _softmax(scores: np.ndarray) -> np.ndarray:
+    """Each row of ``scores`` made probabilities."""
+    # The ufuncs' reductions, which ndarray.max and sum call (through Python wrappers)
+    scores -= np.maximum.reduce(scores, axis=1, keepdims=True)
+    odds = np.exp(scores)
+    return odds / np.add.reduce(odds, axis=1, keepdims=True)
 
 
 @dataclass(frozen=True)
@@ -371,14 +385,17 @@ class PageTypeModel:
     def probabilities(self, rows: np.ndarray) -> np.ndarray:
         """A row of PAGE_TYPES' probabilities for each row of signals and lexicon scores."""
         joined, starts, baselines = self._joined
-        scores = np.add.reduceat(joined.leaf_values(np.atleast_2d(rows)), starts, axis=1) + baselines
-        # The ufuncs' reductions, which ndarray.max and sum call (through Python wrappers)
-        scores -= np.maximum.reduce(scores, axis=1, keepdims=True)
-        odds = np.exp(scores)
-        return odds / np.add.reduce(odds, axis=1, keepdims=True)
+        return _softmax(np.add.reduceat(joined.leaf_values(np.atleast_2d(rows)), starts, axis=1) + baselines)
 
     def page_probabilities(self, signals: np.ndarray, found: Sequence[str]) -> np.ndarray:
         """PAGE_TYPES' probabilities for a page: its signals and type_words."""
+        joined, starts, baselines = self._joined
+        if core.compiled is not None and (walk := joined._compiled) is not None:
+            # the lexicon's sums, the walk and each type's sum in one call (webclean/_core_pagetype.pxi)
+            lexicon = self.lexicon
+            signals = np.ascontiguousarray(signals, dtype=np.float64)
+            scores = core.compiled.type_scores(walk, signals, lexicon._word_scores[0], lexicon.scored_rows(found), starts, baselines)
+            return _softmax(np.array([scores]))[0]
         return self.probabilities(np.concatenate([signals, self.lexicon.scores(found)]))[0]
 
     def predict(self, signals: np.ndarray, found: Sequence[str]) -> tuple[str, float]:
