@@ -2,7 +2,7 @@
 
     python benchmarks/speed.py --data ../shared/data/cwced_modern.jsonl.gz \\
         ../shared/data/readability.jsonl.gz:60 [--limit 100] [--reps 5] \\
-        [--extractors webclean-bytes,webclean-str,webclean-python,trafilatura,resiliparse,readability,lxml] \\
+        [--extractors webclean-bytes,webclean-str,webclean-python,webclean-untyped,trafilatura,resiliparse,readability,lxml] \\
         [--markdown benchmarks/results/speed.md] [--profile 15]
 
 A data file may end in ``:N`` to take its first N pages instead of ``--limit``.
@@ -11,8 +11,9 @@ Pages are always the first ones of each file, so two runs time the same pages.
 webclean-bytes and webclean-str run the core webclean loaded (webclean/core.py: the
 compiled one where it is built, the Python path with ``WEBCLEAN_PURE=1``), and so do
 the stage breakdown, the memory and the profile; webclean-python runs webclean-bytes
-on the Python path in the same passes, for the ratio of the two cores. The report
-names the core.
+on the Python path in the same passes, for the ratio of the two cores;
+webclean-untyped runs webclean-bytes without the model's page type and confidence, for
+what the two cost. The report names the core.
 
 What is measured, in this order:
 
@@ -108,6 +109,20 @@ def _webclean_python() -> Run:
     return run
 
 
+def _webclean_untyped() -> Run:
+    """webclean-bytes with the packaged model less its page type and confidence models: the
+    pages per CPU-second that the two fields cost, in the same run. Without a page type,
+    extraction reads a forum or a story from the page itself (docs/method.md), as a
+    model without one does."""
+    from dataclasses import replace
+
+    from webclean.extract import extract
+    from webclean.model import default_model
+
+    model = replace(default_model(), page_types=None, confidence=None)
+    return lambda page: extract(page.data, model=model)
+
+
 def _trafilatura() -> Run:
     import trafilatura
 
@@ -137,6 +152,7 @@ BUILDERS: dict[str, Callable[[], Run]] = {
     "webclean-bytes": _webclean_bytes,
     "webclean-str": _webclean_str,
     "webclean-python": _webclean_python,
+    "webclean-untyped": _webclean_untyped,
     "trafilatura": _trafilatura,
     "resiliparse": _resiliparse,
     "readability": _readability,
@@ -239,6 +255,9 @@ def ratios(passes: Sequence[Pass], names: Sequence[str]) -> str:
         if "webclean-python" in names:
             values = [p.cpu["webclean-python"] / p.cpu[webclean] for p in passes]
             lines.append(f"| {webclean} pages/s ÷ webclean-python pages/s | {' | '.join(_median_range(values, '{:.2f}'))} |")
+        if "webclean-untyped" in names:
+            values = [p.cpu["webclean-untyped"] / p.cpu[webclean] for p in passes]
+            lines.append(f"| {webclean} pages/s ÷ webclean-untyped pages/s | {' | '.join(_median_range(values, '{:.3f}'))} |")
     return "\n".join(lines)
 
 
