@@ -295,7 +295,7 @@ def _compiled_attr_marks():
     return _core.AttrMarks(
         segment_module._WORD_BITS, segment_module._GROUPS_MASK, segment_module._NOISE_BIT, segment_module._CONTENT_BIT,
         segment_module.REVIEWS_BIT, segment_module._names_reviews, segment_module._CONSENT_CUES, segment_module._names_consent,
-        segment_module._names_gallery,
+        segment_module._GALLERY_CUES, segment_module._names_gallery,
     )
 
 

@@ -103,7 +103,10 @@ class SegmentRules(NamedTuple):
     sets and the functions it asks about an element, handed over, not copied. Its
     thresholds it reads from the settings that segment.segment is given
     (config.LinesConfig), as the Python walk does: ``holds_story`` is called with
-    ``chars=settings.story_paragraph_chars``, ``kind`` with ``settings.all_link``."""
+    ``chars=settings.story_paragraph_chars``, and a line whose link ratio is at least
+    ``settings.all_link`` is of ``link_kind``, any other of its owner's tag's kind in
+    ``tag_kinds`` (``other_kind`` for a tag not there). ``line`` is the named tuple of
+    a line, made of its fields in order."""
 
     block_level: Container[str]
     line_breaks: Container[str]
@@ -117,9 +120,11 @@ class SegmentRules(NamedTuple):
     attr_marks: Callable[[str], tuple[bool, bool, int, bool, bool]]
     takes_entry: Callable[[Any], object]
     text_size: Callable[[Any], object]
-    line: Callable[..., Any]
+    line: type[tuple[Any, ...]]
     holds_story: Callable[..., object]
-    kind: Callable[[Any, float, float], str]
+    tag_kinds: Mapping[str, str]
+    other_kind: str
+    link_kind: str
 
 
 class TextRules(NamedTuple):
