@@ -9,6 +9,9 @@ It walks libxml2's nodes through lxml's public C API: no Python object per eleme
 only for the elements a result holds or a rule of the Python module is asked about.
 """
 
+from cpython.object cimport PyTypeObject
+from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
+from cpython.tuple cimport PyTuple_SET_ITEM
 from cpython.unicode cimport Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE, PyUnicode_DecodeUTF8
 from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy, strcmp, strlen
@@ -132,6 +135,10 @@ cdef Py_ssize_t _add_run(LineText* line, xmlNode* node) except -1:
         node = node.next
     return chars
 
+
+
+# How a Line or a Unit is made in C (_named_row, _set).
+include "_core_tuples.pxi"
 
 
 # --- segment._attr_marks -------------------------------------------------------------------
@@ -389,11 +396,19 @@ cdef class _Segmenter:
             beside = self.besides[marks.beside] if marks.beside >= 0 else None
             all_links = ratio >= self.all_link_value if self.all_link_float else ratio >= self.all_link
             kind = self.link_kind if all_links else self.kind_names[owner.kind]
-            fields = (
-                text, element, kind, ratio, bool(marks.noise), bool(marks.content), marks.groups,
-                length, owner.level, bool(marks.furniture), beside,
-            )
-            self.lines.append(tuple.__new__(self.make_line, fields))
+            line = _named_row(self.make_line, 11)
+            _set(line, 0, text)
+            _set(line, 1, element)
+            _set(line, 2, kind)
+            _set(line, 3, ratio)
+            _set(line, 4, bool(marks.noise))
+            _set(line, 5, bool(marks.content))
+            _set(line, 6, marks.groups)
+            _set(line, 7, length)
+            _set(line, 8, owner.level)
+            _set(line, 9, bool(marks.furniture))
+            _set(line, 10, beside)
+            self.lines.append(line)
         self.linked = self.link_start = 0
         return 0
 
@@ -534,8 +549,8 @@ def segment(_Element container not None, rules, settings):
     (walk.block_level, walk.line_breaks, walk.noise_tags, walk.tag_groups, walk.furniture_tags, walk.furniture_roles,
      walk.beside_tags, walk.beside_roles, walk.story_tags, walk.attr_marks, walk.takes_entry, walk.text_size,
      walk.make_line, walk.holds_story, walk.tag_kinds, other_kind, walk.link_kind) = rules
-    if not (isinstance(walk.make_line, type) and issubclass(walk.make_line, tuple)):
-        raise TypeError("the rules' line must be a named tuple")
+    if not _named_tuple(walk.make_line) or len(walk.make_line._fields) != 11:
+        raise TypeError("the rules' line must be a named tuple of segment.Line's eleven fields")
     walk.passed_max_share = settings.passed_max_share
     walk.story_paragraph_chars = settings.story_paragraph_chars
     walk.all_link = settings.all_link

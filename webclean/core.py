@@ -41,7 +41,9 @@ compiles:
   and ``_core.no_code``: line_features._neighbour_means, link_runs, section_text,
   prose_lines, log_lengths, _main_depth, repeats and _code (where no line is code),
   what line_units reads and makes of the lines;
-- ``_core.units``: units.units_from_columns, the units made of their columns;
+- ``_core.units``: units.units_from_columns, the units made of their columns (they
+  and segment's lines are made as tuple.__new__ makes a named tuple, in C:
+  ``_core_tuples.pxi``);
 - ``_core.split_sentences``: tokenize.split_sentences, the noise filter's sentences;
 - ``_core.decisions``: denoise.decisions, what became of each unit;
 - ``_core.hidden_elements``: segment._hidden_elements, the elements a browser does not
