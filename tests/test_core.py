@@ -295,7 +295,7 @@ def _compiled_attr_marks():
     return _core.AttrMarks(
         segment_module._WORD_BITS, segment_module._GROUPS_MASK, segment_module._NOISE_BIT, segment_module._CONTENT_BIT,
         segment_module.REVIEWS_BIT, segment_module._names_reviews, segment_module._CONSENT_CUES, segment_module._names_consent,
-        segment_module._names_gallery,
+        segment_module._GALLERY_CUES, segment_module._names_gallery,
     )
 
 
@@ -309,6 +309,40 @@ def test_attr_marks_gives_the_python_marks():
     assert any(python(value)[3] for value in values) and any(python(value)[4] for value in values)
     for value in sorted(values):
         assert marks(value) == python(value), value
+
+
+@needs_core
+def test_attr_marks_asks_about_a_gallery_only_where_a_cue_occurs():
+    assert _core is not None
+    asked = []
+
+    def names_gallery(names: str) -> bool:
+        asked.append(names)
+        return segment_module._names_gallery(names)
+
+    marks = _core.AttrMarks(
+        segment_module._WORD_BITS, segment_module._GROUPS_MASK, segment_module._NOISE_BIT, segment_module._CONTENT_BIT,
+        segment_module.REVIEWS_BIT, segment_module._names_reviews, segment_module._CONSENT_CUES, segment_module._names_consent,
+        segment_module._GALLERY_CUES, names_gallery,
+    )
+    assert marks("main-nav content")[4] is False and marks("photo-Gallery x")[4] is True
+    assert marks("slideshow-wrapper")[4] is True and marks("js-lightbox-gallery")[4] is False
+    assert asked == ["photo-gallery x", "slideshow-wrapper", "js-lightbox-gallery"]
+
+
+@needs_core
+def test_segment_reads_a_line_s_kind_from_the_rules_tag_kinds():
+    body = _page_body(b"<html><body><div>a div</div><h2>a heading</h2><p><a href='/'>all link</a></p><td>cell</td></body></html>")
+    assert [line.kind for line in lines_both_ways(body)] == ["text", "heading", "link", "cell"]
+    rules = segment_module._RULES._replace(tag_kinds={**segment_module._TAG_KINDS, "div": "list"}, other_kind="other")
+    lines = _core.segment(body, rules, LinesConfig())
+    assert [line.kind for line in lines] == ["list", "heading", "link", "cell"]
+    assert all(type(line) is Line for line in lines)
+    lines_both_ways(body, LinesConfig(all_link=1))  # a threshold that is no float compares as Python compares it
+    rules = segment_module._RULES._replace(link_kind="linked")
+    assert [line.kind for line in _core.segment(body, rules, LinesConfig(all_link=0.5))] == ["text", "heading", "linked", "cell"]
+    with pytest.raises(TypeError):
+        _core.segment(body, segment_module._RULES._replace(line=tuple), LinesConfig())
 
 
 @needs_core

@@ -262,6 +262,19 @@ def test_units_are_made_as_the_named_tuple_makes_them():
 
 
 @needs_core
+def test_units_of_list_and_tuple_columns_are_read_by_index_as_map_reads_them():
+    assert _core is not None
+    columns = [[f"{name}{m}" for m in range(5)] for name in Unit._fields]
+    columns[1] = tuple(columns[1][:4])  # the shortest column ends the units, as map stops
+    made = _core.units(Unit, columns)
+    assert made == list(map(Unit, *columns)) and len(made) == 4
+    assert all(type(unit) is Unit for unit in made)
+    # A plain tuple is no named tuple: its rows are made as tuple.__new__ makes them.
+    assert _core.units(tuple, [[1, 2], (3, 4)]) == [(1, 3), (2, 4)]
+    assert _core.units(Unit, [[] for _ in Unit._fields]) == []
+
+
+@needs_core
 @pytest.mark.parametrize("lines_settings", [LinesConfig(), LinesConfig(window=1, long_line=20), LinesConfig(window=5, long_line=200)])
 def test_line_units_give_the_python_units_of_the_golden_and_fuzz_pages(lines_settings):
     for path in (*GOLDEN, *FUZZ):

@@ -73,6 +73,7 @@ class AttrMarks:
         names_reviews: Callable[[str], bool],
         consent_cues: tuple[str, ...],
         names_consent: Callable[[str], bool],
+        gallery_cues: tuple[str, ...],
         names_gallery: Callable[[str], bool],
     ) -> None: ...
     def __call__(self, attrs: str) -> tuple[bool, bool, int, bool, bool]: ...

@@ -9,6 +9,9 @@ It walks libxml2's nodes through lxml's public C API: no Python object per eleme
 only for the elements a result holds or a rule of the Python module is asked about.
 """
 
+from cpython.object cimport PyTypeObject
+from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
+from cpython.tuple cimport PyTuple_SET_ITEM
 from cpython.unicode cimport Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE, PyUnicode_DecodeUTF8
 from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy, strcmp, strlen
@@ -134,6 +137,10 @@ cdef Py_ssize_t _add_run(LineText* line, xmlNode* node) except -1:
 
 
 
+# How a Line or a Unit is made in C (_named_row, _set).
+include "_core_tuples.pxi"
+
+
 # --- segment._attr_marks -------------------------------------------------------------------
 
 
@@ -149,22 +156,23 @@ cdef class AttrMarks:
     of a-z after the start, white space, "_" or "-", and before the end, one of those or
     a decimal digit (the regular expression's \\s and \\d, Python's isspace and
     isdecimal). The rare tests stay Python's: ``names_reviews`` where "reviews" occurs,
-    ``names_consent`` where one of ``consent_cues`` does (it returns False without one),
-    and ``names_gallery``.
+    ``names_consent`` where one of ``consent_cues`` does, and ``names_gallery`` where one
+    of ``gallery_cues`` does (each returns False without one).
     """
 
     cdef dict word_bits
     cdef long long groups_mask, noise_bit, content_bit, reviews_bit
-    cdef tuple consent_cues
+    cdef tuple consent_cues, gallery_cues
     cdef object names_reviews, names_consent, names_gallery
 
     def __init__(self, dict word_bits, long long groups_mask, long long noise_bit, long long content_bit, long long reviews_bit,
-                 names_reviews, tuple consent_cues, names_consent, names_gallery):
+                 names_reviews, tuple consent_cues, names_consent, tuple gallery_cues, names_gallery):
         self.word_bits = word_bits
         self.groups_mask, self.noise_bit, self.content_bit, self.reviews_bit = groups_mask, noise_bit, content_bit, reviews_bit
         self.names_reviews = names_reviews
         self.consent_cues = consent_cues
         self.names_consent = names_consent
+        self.gallery_cues = gallery_cues
         self.names_gallery = names_gallery
 
     def __call__(self, str attrs not None):
@@ -172,7 +180,7 @@ cdef class AttrMarks:
         cdef Py_ssize_t n = len(lowered), i = 0, start
         cdef long long bits = 0, groups
         cdef Py_UCS4 ch
-        cdef bint consent = False
+        cdef bint consent = False, gallery = False
         while i < n:
             ch = lowered[i]
             if ch < u"a" or ch > u"z":
@@ -192,7 +200,11 @@ cdef class AttrMarks:
             if cue in lowered:
                 consent = self.names_consent(lowered)
                 break
-        return bool(bits & self.noise_bit), bool(bits & self.content_bit), groups, consent, self.names_gallery(lowered)
+        for cue in self.gallery_cues:
+            if cue in lowered:
+                gallery = self.names_gallery(lowered)
+                break
+        return bool(bits & self.noise_bit), bool(bits & self.content_bit), groups, consent, gallery
 
 
 # --- segment.segment ----------------------------------------------------------------------
@@ -215,6 +227,7 @@ cdef struct TagSlot:
     const_xmlChar* name
     int flags
     long long groups
+    Py_ssize_t kind  # in _Segmenter.kind_names
 
 
 cdef struct Marks:
@@ -231,6 +244,7 @@ cdef struct Marks:
 cdef struct Owner:
     xmlNode* node
     Py_ssize_t level
+    Py_ssize_t kind  # the kind of its lines that are not all link, in _Segmenter.kind_names
 
 
 cdef inline xmlNode* _walked(xmlNode* node) noexcept nogil:
@@ -257,10 +271,14 @@ cdef class _Segmenter:
     # segment's rules (core.SegmentRules)
     cdef object block_level, line_breaks, noise_tags, tag_groups, furniture_tags, furniture_roles
     cdef object beside_tags, beside_roles, story_tags, attr_marks, takes_entry, text_size, make_line
-    cdef object holds_story, kind
+    cdef object holds_story, tag_kinds, link_kind
+    cdef list kind_names  # the kinds of tags met, the other kind first
+    cdef dict page_marks  # attr_marks of each class and id value met on the page
     # segment's settings (config.LinesConfig), as its Python walk reads them: Python
     # objects, so that they compare and multiply as they do there, whatever their type
     cdef object passed_max_share, story_paragraph_chars, all_link
+    cdef bint all_link_float  # all_link is a float: compared as a C double
+    cdef double all_link_value
     cdef double size  # the container's characters, counted when first needed
     cdef list lines
     cdef list besides
@@ -279,7 +297,7 @@ cdef class _Segmenter:
         free(self.stack)
         free(self.owners)
 
-    cdef int tag_flags(self, xmlNode* node, long long* groups) except -1:
+    cdef int tag_flags(self, xmlNode* node, long long* groups, Py_ssize_t* kind) except -1:
         cdef size_t slot = 0
         cdef int flags = 0
         cdef TagSlot* entry
@@ -288,6 +306,7 @@ cdef class _Segmenter:
             while self.tags[slot].name is not NULL:
                 if self.tags[slot].name == node.name:
                     groups[0] = self.tags[slot].groups
+                    kind[0] = self.tags[slot].kind
                     return self.tags[slot].flags
                 slot = (slot + 1) % TAG_SLOTS
         tag = namespacedName(node)
@@ -308,11 +327,18 @@ cdef class _Segmenter:
         if tag == "form":
             flags |= FORM
         groups[0] = self.tag_groups.get(tag, 0)
+        kind[0] = 0
+        tag_kind = self.tag_kinds.get(tag)
+        if tag_kind is not None:
+            if tag_kind not in self.kind_names:
+                self.kind_names.append(tag_kind)
+            kind[0] = self.kind_names.index(tag_kind)
         if node.ns is NULL and self.tags_used < TAG_SLOTS // 2:
             entry = &self.tags[slot]
             entry.name = node.name
             entry.flags = flags
             entry.groups = groups[0]
+            entry.kind = kind[0]
             self.tags_used += 1
         return flags
 
@@ -337,7 +363,7 @@ cdef class _Segmenter:
         self.depth += 1
         return 0
 
-    cdef int push_owner(self, xmlNode* node, Py_ssize_t level) except -1:
+    cdef int push_owner(self, xmlNode* node, Py_ssize_t level, Py_ssize_t kind) except -1:
         cdef Owner* grown
         if self.owner_count == self.owner_capacity:
             self.owner_capacity = max(64, 2 * self.owner_capacity)
@@ -347,13 +373,17 @@ cdef class _Segmenter:
             self.owners = grown
         self.owners[self.owner_count].node = node
         self.owners[self.owner_count].level = level
+        self.owners[self.owner_count].kind = kind
         self.owner_count += 1
         return 0
 
     cdef int flush(self, Owner owner, Marks marks) except -1:
-        """segment's flush: the line so far becomes a Line."""
+        """segment's flush: the line so far becomes a Line (a tuple of its fields made
+        the named tuple, as its own constructor makes it)."""
         cdef Py_ssize_t length = self.text.chars
         cdef double ratio
+        cdef bint all_links
+        cdef tuple fields
         try:
             text = PyUnicode_DecodeUTF8(self.text.data, self.text.size, NULL)
         except UnicodeDecodeError:
@@ -364,13 +394,21 @@ cdef class _Segmenter:
             ratio = <double> self.linked / length if self.linked < length else 1.0
             element = self.element(owner.node)
             beside = self.besides[marks.beside] if marks.beside >= 0 else None
-            kind = self.kind(element, ratio, self.all_link)
-            self.lines.append(
-                self.make_line(
-                    text, element, kind, ratio, bool(marks.noise), bool(marks.content), marks.groups,
-                    length, owner.level, bool(marks.furniture), beside,
-                )
-            )
+            all_links = ratio >= self.all_link_value if self.all_link_float else ratio >= self.all_link
+            kind = self.link_kind if all_links else self.kind_names[owner.kind]
+            line = _named_row(self.make_line, 11)
+            _set(line, 0, text)
+            _set(line, 1, element)
+            _set(line, 2, kind)
+            _set(line, 3, ratio)
+            _set(line, 4, bool(marks.noise))
+            _set(line, 5, bool(marks.content))
+            _set(line, 6, marks.groups)
+            _set(line, 7, length)
+            _set(line, 8, owner.level)
+            _set(line, 9, bool(marks.furniture))
+            _set(line, 10, beside)
+            self.lines.append(line)
         self.linked = self.link_start = 0
         return 0
 
@@ -386,7 +424,8 @@ cdef class _Segmenter:
     cdef int start(self, xmlNode* node) except -1:
         """segment's start event; 1 to walk the element's children, 0 to pass over them."""
         cdef long long tag_groups = 0
-        cdef int flags = self.tag_flags(node, &tag_groups)
+        cdef Py_ssize_t kind = 0
+        cdef int flags = self.tag_flags(node, &tag_groups, &kind)
         cdef Marks state = self.stack[self.depth - 1]
         cdef Marks marks
         cdef bint is_container = node is self.container
@@ -405,7 +444,11 @@ cdef class _Segmenter:
         attrs = attributeValueFromNsName(node, NULL, <const_xmlChar*> b"class")
         name = attributeValueFromNsName(node, NULL, <const_xmlChar*> b"id")
         if attrs is not None or name is not None:
-            named_noise, contenty, named_groups, consent, gallery = self.attr_marks(f"{attrs or ''} {name or ''}")
+            names = f"{attrs or ''} {name or ''}"
+            found = self.page_marks.get(names)
+            if found is None:
+                found = self.page_marks[names] = self.attr_marks(names)
+            named_noise, contenty, named_groups, consent, gallery = found
             noisy = noisy or named_noise
             marks.groups |= <long long> named_groups
             passed = passed or consent
@@ -435,7 +478,7 @@ cdef class _Segmenter:
         marks.furniture = furniture
         self.push(marks)
         if block:
-            self.push_owner(node, self.owners[0].level + self.depth - 2)
+            self.push_owner(node, self.owners[0].level + self.depth - 2, kind)
         if skip:
             return 0  # its end comes next: its tail stays the page's
         chars = _add_run(&self.text, node.children)
@@ -492,7 +535,8 @@ def segment(_Element container not None, rules, settings):
     cdef Marks top
     cdef xmlNode* node = container._c_node
     cdef xmlNode* parent
-    cdef Py_ssize_t base = 0
+    cdef Py_ssize_t base = 0, kind = 0
+    cdef long long groups = 0
     if node.type != tree.XML_ELEMENT_NODE:
         return None
     parent = node.parent
@@ -504,15 +548,23 @@ def segment(_Element container not None, rules, settings):
     walk.container_element = container
     (walk.block_level, walk.line_breaks, walk.noise_tags, walk.tag_groups, walk.furniture_tags, walk.furniture_roles,
      walk.beside_tags, walk.beside_roles, walk.story_tags, walk.attr_marks, walk.takes_entry, walk.text_size,
-     walk.make_line, walk.holds_story, walk.kind) = rules
+     walk.make_line, walk.holds_story, walk.tag_kinds, other_kind, walk.link_kind) = rules
+    if not _named_tuple(walk.make_line) or len(walk.make_line._fields) != 11:
+        raise TypeError("the rules' line must be a named tuple of segment.Line's eleven fields")
     walk.passed_max_share = settings.passed_max_share
     walk.story_paragraph_chars = settings.story_paragraph_chars
     walk.all_link = settings.all_link
+    walk.all_link_float = type(walk.all_link) is float
+    if walk.all_link_float:
+        walk.all_link_value = walk.all_link
+    walk.kind_names = [other_kind]
+    walk.page_marks = {}
     walk.lines = []
     walk.besides = []
     top.block, top.in_link, top.noise, top.content, top.groups, top.furniture, top.beside = True, False, False, False, 0, False, -1
     walk.push(top)  # segment's "top": the stack is never empty
-    walk.push_owner(node, base)  # segment's first owner; the container's own entry follows it
+    walk.tag_flags(node, &groups, &kind)
+    walk.push_owner(node, base, kind)  # segment's first owner; the container's own entry follows it
     walk.walk()
     if walk.aborted:
         return None

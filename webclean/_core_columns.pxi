@@ -93,13 +93,22 @@ def section_text(kinds not None, lengths not None, ratios not None, str heading 
 def units(cls not None, list columns not None):
     """units.units_from_columns once its columns are checked: a ``cls`` (a named tuple)
     a row, made as the named tuple makes itself (tuple.__new__ of its fields), until
-    the shortest column ends, as map stops."""
-    cdef Py_ssize_t width = len(columns), k
-    cdef list iterators = [iter(column) for column in columns]
+    the shortest column ends, as map stops. Columns that are all lists or tuples are
+    read by index; any other column is read as map reads it, row after row."""
+    cdef Py_ssize_t width = len(columns), k, m, n
     cdef list made = []
     cdef tuple row
     if not width:
         return None  # map needs a column
+    if all([type(column) is list or type(column) is tuple for column in columns]) and _named_tuple(cls):
+        n = min([len(column) for column in columns])
+        for m in range(n):
+            row = _named_row(cls, width)
+            for k in range(width):
+                _set(row, k, columns[k][m])
+            made.append(row)
+        return made
+    cdef list iterators = [iter(column) for column in columns]
     end = object()
     while True:
         row = PyTuple_New(width)

@@ -41,7 +41,9 @@ compiles:
   and ``_core.no_code``: line_features._neighbour_means, link_runs, section_text,
   prose_lines, log_lengths, _main_depth, repeats and _code (where no line is code),
   what line_units reads and makes of the lines;
-- ``_core.units``: units.units_from_columns, the units made of their columns;
+- ``_core.units``: units.units_from_columns, the units made of their columns (they
+  and segment's lines are made as tuple.__new__ makes a named tuple, in C:
+  ``_core_tuples.pxi``);
 - ``_core.split_sentences``: tokenize.split_sentences, the noise filter's sentences;
 - ``_core.decisions``: denoise.decisions, what became of each unit;
 - ``_core.hidden_elements``: segment._hidden_elements, the elements a browser does not
@@ -103,7 +105,10 @@ class SegmentRules(NamedTuple):
     sets and the functions it asks about an element, handed over, not copied. Its
     thresholds it reads from the settings that segment.segment is given
     (config.LinesConfig), as the Python walk does: ``holds_story`` is called with
-    ``chars=settings.story_paragraph_chars``, ``kind`` with ``settings.all_link``."""
+    ``chars=settings.story_paragraph_chars``, and a line whose link ratio is at least
+    ``settings.all_link`` is of ``link_kind``, any other of its owner's tag's kind in
+    ``tag_kinds`` (``other_kind`` for a tag not there). ``line`` is the named tuple of
+    a line, made of its fields in order."""
 
     block_level: Container[str]
     line_breaks: Container[str]
@@ -117,9 +122,11 @@ class SegmentRules(NamedTuple):
     attr_marks: Callable[[str], tuple[bool, bool, int, bool, bool]]
     takes_entry: Callable[[Any], object]
     text_size: Callable[[Any], object]
-    line: Callable[..., Any]
+    line: type[tuple[Any, ...]]
     holds_story: Callable[..., object]
-    kind: Callable[[Any, float, float], str]
+    tag_kinds: Mapping[str, str]
+    other_kind: str
+    link_kind: str
 
 
 class TextRules(NamedTuple):

@@ -9,7 +9,7 @@ import math
 import re
 import string
 from collections.abc import Sequence
-from itertools import accumulate, islice, repeat
+from itertools import accumulate, islice
 
 import numpy as np
 from lxml import etree
@@ -332,7 +332,7 @@ def line_units(
     neighbour_ratios = _neighbour_means(ratios, settings.window)
     windows = _neighbour_means(logs, settings.window)
     return units_from_columns(
-        tag=repeat("line", n),
+        tag=["line"] * n,
         text=texts,
         length=lengths,
         link_ratio=ratios,
@@ -347,15 +347,15 @@ def line_units(
         depth_offset=[abs(depth - main_depth) for depth in depths],
         span=[-1] * first + [0] * (last - first + 1) + [1] * (n - 1 - last),
         window_length=windows,
-        region=repeat(region, n),
-        post=repeat(0, n) if posts is None else _thread_posts(owners, lengths, long_lines, *posts),
+        region=[region] * n,
+        post=[0] * n if posts is None else _thread_posts(owners, lengths, long_lines, *posts),
         groups=groups,
         furniture=furniture,
         related=related_boxes(lines, settings.related_name_chars),
         copy=repeats(texts, owners, lengths, settings.repeat_chars),
         code=_code(owners, texts),
         past_core=(
-            repeat(False, n) if region or block is None or posts is not None else _past_core(owners, lengths, long_lines, settings)
+            [False] * n if region or block is None or posts is not None else _past_core(owners, lengths, long_lines, settings)
         ),
         link_run=link_runs(kinds, lengths, settings.long_line),
         section_text=section_text(kinds, lengths, ratios),

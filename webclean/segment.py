@@ -224,10 +224,14 @@ def _attr_marks(attrs: str) -> tuple[bool, bool, int, bool, bool]:
     return bool(bits & _NOISE_BIT), bool(bits & _CONTENT_BIT), groups, _names_consent(lowered), _names_gallery(lowered)
 
 
+# What a gallery's class or id words hold, one of them at least.
+_GALLERY_CUES = ("gallery", "slideshow")
+
+
 def _names_gallery(names: str) -> bool:
     """Whether lower-cased class and id words name a gallery or a slideshow (the words
     of a script's hook, of a post's subject or of its format aside)."""
-    return ("gallery" in names or "slideshow" in names) and any(
+    return any(cue in names for cue in _GALLERY_CUES) and any(
         _gallery_word(word) for word in names.split() if not word.startswith(("js-", *SUBJECT_PREFIXES)) and "format-" not in word
     )
 
@@ -550,19 +554,13 @@ def _mark_inside(lines: Sequence[Line], j: int, box: etree._Element, marks: list
     return j
 
 
+# The kind of a line by its owner's tag (Line.kind), where the line is not all link.
+_TAG_KINDS = {**dict.fromkeys(HEADINGS, "heading"), **dict.fromkeys(LIST_ITEMS, "list"), **dict.fromkeys(CELLS, "cell"), "p": "p"}
+_OTHER_KIND, _LINK_KIND = "text", "link"
+
+
 def _kind(owner: etree._Element, ratio: float, all_link: float) -> str:
-    tag = owner.tag
-    if ratio >= all_link:
-        return "link"
-    if tag in HEADINGS:
-        return "heading"
-    if tag in LIST_ITEMS:
-        return "list"
-    if tag in CELLS:
-        return "cell"
-    if tag == "p":
-        return "p"
-    return "text"
+    return _LINK_KIND if ratio >= all_link else _TAG_KINDS.get(owner.tag, _OTHER_KIND)
 
 
 def _compiled_attr_marks() -> Callable[[str], tuple[bool, bool, int, bool, bool]]:
@@ -570,7 +568,8 @@ def _compiled_attr_marks() -> Callable[[str], tuple[bool, bool, int, bool, bool]
     if core.compiled is None:
         return _attr_marks
     marks = core.compiled.AttrMarks(
-        _WORD_BITS, _GROUPS_MASK, _NOISE_BIT, _CONTENT_BIT, REVIEWS_BIT, _names_reviews, _CONSENT_CUES, _names_consent, _names_gallery
+        _WORD_BITS, _GROUPS_MASK, _NOISE_BIT, _CONTENT_BIT, REVIEWS_BIT, _names_reviews, _CONSENT_CUES, _names_consent,
+        _GALLERY_CUES, _names_gallery,
     )
     return functools.lru_cache(maxsize=_attr_marks.cache_parameters()["maxsize"])(marks)
 
@@ -578,5 +577,5 @@ def _compiled_attr_marks() -> Callable[[str], tuple[bool, bool, int, bool, bool]
 # What the compiled segment (core.compiled.segment) reads of the rules above.
 _RULES = core.SegmentRules(
     BLOCK_LEVEL, LINE_BREAKS, NOISE_TAGS, _TAG_GROUPS, FURNITURE_TAGS, FURNITURE_ROLES, BESIDE_TAGS, BESIDE_ROLES,
-    _STORY_TAGS, _compiled_attr_marks(), _takes_entry, _text_size, Line, _holds_story, _kind,
+    _STORY_TAGS, _compiled_attr_marks(), _takes_entry, _text_size, Line, _holds_story, _TAG_KINDS, _OTHER_KIND, _LINK_KIND,
 )
