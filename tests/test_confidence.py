@@ -128,3 +128,43 @@ def test_a_method_without_lines_trains_no_confidence_model():
     pages = synthetic_pages(range(12))
     model, report = train(pages, small_config("paper", "confidence.min_pages=10", "confidence.trees=30"), sources=["synthetic"])
     assert model.confidence is None and report.confidence_pages == 0
+
+
+def test_the_calibration_maps_the_median_trees_to_the_mean_f1():
+    # F1 skewed low as on real pages: most near 1, a tail of failures. The trees fit the
+    # median, which overrates a page; the calibration brings each value to the mean F1.
+    rng = np.random.default_rng(2)
+    rows = rng.random((1200, len(SIGNAL_NAMES)))
+    f1 = np.clip(1.0 - rng.exponential(0.25 * (1.2 - rows[:, SIGNAL["expected_f1_2"]]), 1200), 0, 1)
+    model = fit_confidence(rows[:900], f1[:900], ConfidenceConfig(trees=60, min_pages=50))
+    assert model is not None and model.calibration_x is not None and model.calibration_y is not None
+    # An increasing map through the steps' middles: no range of values shares one confidence.
+    assert (np.diff(model.calibration_x) > 0).all() and (np.diff(model.calibration_y) > 0).all()
+    assert 0.0 <= model.calibration_y[0] and model.calibration_y[-1] <= 1.0
+    held = rows[900:]
+    raw = model.trees.decision_function(held)
+    calibrated = np.asarray([model.predict(row) for row in held])
+    assert calibrated.tolist() == [round(float(np.interp(v, model.calibration_x, model.calibration_y)), 4) for v in raw]
+    assert abs(calibrated.mean() - f1[900:].mean()) < abs(raw.mean() - f1[900:].mean())
+    assert abs(calibrated.mean() - f1[900:].mean()) < 0.03
+    # An increasing map keeps the trees' order of the pages (but for rounding).
+    assert spearmanr(calibrated, raw).statistic > 0.999
+    assert spearmanr(calibrated, f1[900:]).statistic > 0.25
+
+
+def test_a_confidence_model_without_calibration_gives_its_trees_value_and_a_broken_one_is_refused():
+    rng = np.random.default_rng(3)
+    rows = rng.random((120, len(SIGNAL_NAMES)))
+    confidence = fit_confidence(rows, rows[:, 0], ConfidenceConfig(trees=20, min_pages=10))
+    assert confidence is not None
+    scalars, arrays = confidence.to_data("c_")
+    assert {"c_calibration_x", "c_calibration_y"} <= set(arrays)
+    bare = {k: v for k, v in arrays.items() if "calibration" not in k}
+    plain = ConfidenceModel.from_data(scalars, bare, "c_")
+    assert plain.calibration_x is None
+    assert [plain.predict(row) for row in rows[:20]] == [
+        round(min(1.0, max(0.0, float(v))), 4) for v in confidence.trees.decision_function(rows[:20])
+    ]
+    falling = {**arrays, "c_calibration_y": arrays["c_calibration_y"][::-1].copy()}
+    with pytest.raises(ValueError, match="increasing"):
+        ConfidenceModel.from_data(scalars, falling, "c_")

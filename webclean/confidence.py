@@ -8,12 +8,13 @@ expects to have kept, to have kept wrongly and to have missed, and so the precis
 recall and token F1 it expects. :func:`confidence_signals` measures those, and the share
 of the text the classifier was unsure of; :class:`ConfidenceModel`, boosted trees
 (scikit-learn's HistGradientBoostingRegressor as arrays), turns them into the F1 to
-expect. Training (training.confidence_stage) fits the trees on held-out extractions:
-each training page extracted by a model that never saw its site, scored against its
-gold text. The signals describe the extraction's uncertainty, not the page's kind: the
-size, script, block and page type of a page tell one set of pages from another, and a
-model that reads them learns how good each set's extractions were, which does not hold
-on the sites of another set.
+expect, through a calibration learned with them (:func:`fit_confidence`). Training
+(training.confidence_stage) fits both on held-out extractions: each training page
+extracted by a model that never saw its site, scored against its gold text. The
+signals describe the extraction's uncertainty, not the page's kind: the size, script,
+block and page type of a page tell one set of pages from another, and a model that
+reads them learns how good each set's extractions were, which does not hold on the
+sites of another set.
 """
 
 from __future__ import annotations
@@ -92,19 +93,31 @@ def confidence_signals(units: Sequence[Unit], decisions: Sequence[Decision], set
 
 @dataclass(frozen=True)
 class ConfidenceModel:
-    """Trees that predict an extraction's token F1 from its row of SIGNAL_NAMES."""
+    """Trees that predict an extraction's token F1 from its row of SIGNAL_NAMES, and the
+    calibration that maps their value to the mean F1 of pages that get it: an increasing
+    piecewise-linear map through the points (``calibration_x``, ``calibration_y``),
+    constant past its ends. A model without them (saved before they were learned) gives
+    the trees' value."""
 
     trees: TreeEnsemble
+    calibration_x: np.ndarray | None = None
+    calibration_y: np.ndarray | None = None
 
     def predict(self, row: np.ndarray) -> float:
         """The expected token F1, in [0, 1], rounded to four places."""
         value = self.trees.row_value(row)
+        if self.calibration_x is not None and self.calibration_y is not None:
+            value = float(np.interp(value, self.calibration_x, self.calibration_y))
         return round(min(1.0, max(0.0, value)), 4)
 
     def to_data(self, prefix: str) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         """The model as JSON-able values and named arrays (model.py saves both)."""
         body = {"baseline": self.trees.baseline, "width": self.trees.width, "signals": list(SIGNAL_NAMES)}
-        return body, self.trees.arrays(prefix)
+        arrays = self.trees.arrays(prefix)
+        if self.calibration_x is not None and self.calibration_y is not None:
+            arrays[prefix + "calibration_x"] = self.calibration_x
+            arrays[prefix + "calibration_y"] = self.calibration_y
+        return body, arrays
 
     @classmethod
     def from_data(cls, body: Mapping[str, Any], arrays: Mapping[str, np.ndarray], prefix: str) -> ConfidenceModel:
@@ -112,19 +125,60 @@ class ConfidenceModel:
             raise ValueError("the confidence model reads other signals than this version measures")
         if int(body["width"]) != len(SIGNAL_NAMES):
             raise ValueError("the confidence model's trees do not read one column a signal")
-        return cls(TreeEnsemble.from_data(float(body["baseline"]), arrays, int(body["width"]), prefix))
+        trees = TreeEnsemble.from_data(float(body["baseline"]), arrays, int(body["width"]), prefix)
+        x, y = arrays.get(prefix + "calibration_x"), arrays.get(prefix + "calibration_y")
+        if x is None or y is None:
+            return cls(trees)
+        x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+        if x.ndim != 1 or x.shape != y.shape or not len(x) or (np.diff(x) < 0).any() or (np.diff(y) < 0).any():
+            raise ValueError("the confidence model's calibration is not an increasing map")
+        return cls(trees, x, y)
 
 
 def fit_confidence(rows: np.ndarray, scores: np.ndarray, settings: ConfidenceConfig, random_state: int = 0) -> ConfidenceModel | None:
     """The confidence model of held-out extractions: their rows of SIGNAL_NAMES and their
-    token F1 against the gold; None where ``settings`` trains none or rows are too few."""
-    from sklearn.ensemble import HistGradientBoostingRegressor
+    token F1 against the gold; None where ``settings`` trains none or rows are too few.
+
+    The trees fit the median F1 of a row (absolute error), not its mean: most pages
+    score near 1 and a few near 0, and squared error lets those few pull the trees
+    towards what tells one set's failures from another's, which orders the pages of a
+    set it never saw worse. The median overrates a page, as the F1 of pages alike is
+    skewed low: the calibration, isotonic regression (scikit-learn) of the F1 on the
+    trees' values for rows that they did not learn from (``settings.folds`` folds of
+    the rows), maps each value to the mean F1 of the pages that get it. Isotonic
+    regression is a staircase, which would give whole ranges of pages one confidence:
+    the map runs through the middle of each step instead (:func:`_step_middles`)."""
+    from sklearn.isotonic import IsotonicRegression
 
     if not settings.trees or len(rows) < settings.min_pages:
         return None
-    model = HistGradientBoostingRegressor(
-        max_iter=settings.trees, max_leaf_nodes=15, max_depth=4, learning_rate=0.05, l2_regularization=1.0,
-        min_samples_leaf=20, random_state=random_state, early_stopping=False,
+    rows, scores = np.asarray(rows, dtype=np.float64), np.asarray(scores, dtype=np.float64)
+    model = TreeEnsemble.from_sklearn(_regressor(settings, random_state).fit(rows, scores))
+    folds = min(settings.folds, len(rows))
+    if folds < 2:  # no row to calibrate on that the trees did not learn
+        return ConfidenceModel(model)
+    fold = np.arange(len(rows)) % folds
+    unseen = np.empty(len(rows))
+    for k in range(folds):
+        held = fold == k
+        unseen[held] = _regressor(settings, random_state).fit(rows[~held], scores[~held]).predict(rows[held])
+    calibration = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit(unseen, scores)
+    x, y = _step_middles(np.asarray(calibration.X_thresholds_, dtype=np.float64), np.asarray(calibration.y_thresholds_, dtype=np.float64))
+    return ConfidenceModel(model, x, y)
+
+
+def _step_middles(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The points of a staircase (x increasing, y not decreasing) that an increasing
+    piecewise-linear map goes through: each step's middle x, and its y."""
+    starts = np.flatnonzero(np.r_[True, y[1:] != y[:-1]])
+    ends = np.r_[starts[1:], len(x)]
+    return (x[starts] + x[ends - 1]) / 2, y[starts]
+
+
+def _regressor(settings: ConfidenceConfig, random_state: int) -> Any:
+    from sklearn.ensemble import HistGradientBoostingRegressor
+
+    return HistGradientBoostingRegressor(
+        loss="absolute_error", max_iter=settings.trees, max_leaf_nodes=15, max_depth=4, learning_rate=0.05,
+        l2_regularization=1.0, min_samples_leaf=20, random_state=random_state, early_stopping=False,
     )  # fmt: skip
-    model.fit(np.asarray(rows, dtype=np.float64), np.asarray(scores, dtype=np.float64))
-    return ConfidenceModel(TreeEnsemble.from_sklearn(model))

@@ -163,7 +163,7 @@ class ConfidenceConfig:
     reach, learned by method svm's training from held-out extractions of its pages."""
 
     trees: int = 200  # boosting rounds; 0 trains no confidence model
-    folds: int = 4  # folds of whole sites: each page is extracted by a model trained without its fold
+    folds: int = 4  # folds of whole sites: each page is extracted by a model trained without its fold (and of rows, for the calibration)
     min_pages: int = 50  # fewer held-out extractions than this train no confidence model
     near: float = 0.5  # a decision value this close to the boundary is a line the classifier was unsure of
 
