@@ -188,8 +188,11 @@ def test_spark_training_gives_the_single_machine_model(spark, pages, method):
     assert (model.confidence is None) == (expected.confidence is None) == (method == "paper")
     if expected.confidence is not None:
         assert report.confidence_pages == len(list(read_pages(paths))) > 0
-        for name, array in expected.confidence.trees.arrays().items():
-            np.testing.assert_array_equal(model.confidence.trees.arrays()[name], array, err_msg=f"confidence: {name}")
+        found = model.confidence.to_data("confidence_")[1]
+        wanted = expected.confidence.to_data("confidence_")[1]
+        assert found.keys() == wanted.keys() and "confidence_calibration_x" in wanted
+        for name, array in wanted.items():  # the trees and their calibration
+            np.testing.assert_array_equal(found[name], array, err_msg=f"confidence: {name}")
     assert np.array_equal(predictions(model, paths), predictions(expected, paths))
 
 
