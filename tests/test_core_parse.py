@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from lxml import etree
 from test_core import FUZZ, GOLDEN, _core, both, needs_core
 
-from webclean import core, parse, segment
+from webclean import core, depth, parse, segment
 from webclean.parse import parse_html
 from webclean.segment import drop_hidden
 
@@ -61,7 +61,7 @@ def _parse_both_ways(page: str | bytes) -> bytes:
 def _steps_both_ways(root: etree._Element) -> None:
     assert _core is not None
     for level in (1, 2, 3, 5, 400):
-        assert _core.elements_at_level(root, level) == parse._level_xpath(level)(root)
+        assert _core.elements_at_level(root, level) == depth._level_xpath(level)(root)
     assert _core.nowhere_links(root, parse._NOWHERE_SCHEME.encode(), parse._PAGE_BOXES) == parse._NOWHERE_LINKS(root)
     for element in root.iter("form", "select", "button", "div", "body"):
         assert both(parse._holds_boxes, element)[0] == both(parse._holds_boxes, element)[1]
@@ -132,8 +132,8 @@ def test_drop_hidden_reads_a_second_root_element():
     assert root is not None and len(list(root.itersiblings())) == 1
     assert _tree_both_ways(lambda: parse._parse(page), drop_hidden)[1] == 2
     assert _core is not None
-    assert _core.elements_at_level(root, 2) == parse._level_xpath(2)(root)
-    assert len(parse._level_xpath(2)(root)) == 3  # <body>, and the <div> and <p> beside it
+    assert _core.elements_at_level(root, 2) == depth._level_xpath(2)(root)
+    assert len(depth._level_xpath(2)(root)) == 3  # <body>, and the <div> and <p> beside it
 
 
 @needs_core

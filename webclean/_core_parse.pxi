@@ -100,7 +100,7 @@ def holds_named(_Element element not None, tuple tags not None):
 
 
 def elements_at_level(_Element root not None, Py_ssize_t level):
-    """parse._elements_at_level: XPath's "/*" * level from ``root``, the elements
+    """depth.elements_at_level: XPath's "/*" * level from ``root``, the elements
     ``level`` levels down from it (level 1) or from its document (_xpath_top), in
     document order."""
     cdef xmlNode* top = _xpath_top(root._c_node)
