@@ -5,6 +5,7 @@ tests/test_core.py runs the rest of the core."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -250,3 +251,53 @@ def test_parse_html_gives_the_python_tree_of_the_fuzz_corpus():
 @given(st.lists(_pages() | st.sampled_from(["</body>", "</html>", "<a href='javascript:'>", "</a>", "<div>"]), max_size=6).map("".join))
 def test_parse_html_gives_the_python_tree_of_any_page(page):
     _parse_both_ways(page)
+
+
+# --- parse._markup's test for control bytes -------------------------------------------------
+
+
+def _markup_both_ways(text: str | bytes) -> bytes:
+    assert _core is not None
+    data = text if isinstance(text, bytes) else text.encode("utf-8", "replace")
+    assert _core.holds_bytes(data, parse._C0_CHANGED) == (data.translate(parse._C0_TO_SPACE, parse._C0_DELETE) != data)
+    compiled, python = both(parse._markup, text)
+    assert compiled == python
+    return python
+
+
+@needs_core
+def test_holds_bytes_finds_each_wanted_byte_anywhere():
+    assert _core is not None
+    # In words of text alone, and in words of markup's line ends and tabs (tested byte by byte).
+    for byte, at, around in itertools.product(range(256), (0, 5, 7, 8, 15, 16, 17, 24), (b"abcdefgh", b"x\t\n\r<p>")):
+        data = around * 3
+        data = data[:at] + bytes([byte]) + data[at:]
+        assert _core.holds_bytes(data, parse._C0_CHANGED) == (byte in parse._C0_CHANGED), (byte, at, around)
+    assert not _core.holds_bytes(b"", parse._C0_CHANGED)
+    assert _core.holds_bytes(b"abc\xff", b"\xff") and not _core.holds_bytes(b"abc\xfe", b"\xff")  # above 0x80: byte by byte
+
+
+@needs_core
+@pytest.mark.parametrize(
+    "text",
+    ["", "plain", "<p>a\x00b\x0bc\x0cd\x1fe\x7f</p>", "tab\tline\ncr\r", "\ud800 lone surrogate \udfff", "中文\x01",
+     "<p>a</p>\x0c", b"\xff\xfe bytes as they are \x00", "é" * 9 + "\x08"],
+)  # fmt: skip
+def test_markup_gives_the_python_bytes(text):
+    _markup_both_ways(text)
+
+
+@needs_core
+def test_markup_gives_the_python_bytes_on_the_golden_pages_and_the_fuzz_corpus():
+    for path in [*GOLDEN, *FUZZ]:
+        data = path.read_bytes()
+        _markup_both_ways(data)
+        _markup_both_ways(data.decode("utf-8", "replace"))
+        _markup_both_ways(data.decode("utf-8", "surrogateescape"))
+
+
+@needs_core
+@settings(max_examples=500, deadline=None)
+@given(st.binary(max_size=40) | st.text(max_size=40))
+def test_markup_gives_the_python_bytes_of_anything(text):
+    _markup_both_ways(text)

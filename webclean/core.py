@@ -48,9 +48,10 @@ compiles:
 - ``_core.decisions``: denoise.decisions, what became of each unit;
 - ``_core.hidden_elements``: segment._hidden_elements, the elements a browser does not
   show, those that segment.drop_hidden removes, and the text they and the page hold;
-- ``_core.reopened``, ``_core.nowhere_links``, ``_core.holds_named`` and
-  ``_core.visible_chars``: parse._reopen_document, _NOWHERE_LINKS, _holds_boxes and
-  _has_visible_chars, the parse's clean-up after libxml2's parse (its edits of the
+- ``_core.holds_bytes``, ``_core.reopened``, ``_core.nowhere_links``,
+  ``_core.holds_named`` and ``_core.visible_chars``: whether parse._markup's
+  translation changes the page, parse._reopen_document, _NOWHERE_LINKS, _holds_boxes
+  and _has_visible_chars, the parse's clean-up after libxml2's parse (its edits of the
   tree stay Python's); ``_core.elements_at_level``: depth.elements_at_level.
 
 The Python functions stay: they are the reference, and they run where the extension
