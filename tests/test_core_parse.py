@@ -5,6 +5,7 @@ tests/test_core.py runs the rest of the core."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 from lxml import etree
 from test_core import FUZZ, GOLDEN, _core, both, needs_core
 
-from webclean import core, parse, segment
+from webclean import core, depth, parse, segment
 from webclean.parse import parse_html
 from webclean.segment import drop_hidden
 
@@ -61,7 +62,7 @@ def _parse_both_ways(page: str | bytes) -> bytes:
 def _steps_both_ways(root: etree._Element) -> None:
     assert _core is not None
     for level in (1, 2, 3, 5, 400):
-        assert _core.elements_at_level(root, level) == parse._level_xpath(level)(root)
+        assert _core.elements_at_level(root, level) == depth._level_xpath(level)(root)
     assert _core.nowhere_links(root, parse._NOWHERE_SCHEME.encode(), parse._PAGE_BOXES) == parse._NOWHERE_LINKS(root)
     for element in root.iter("form", "select", "button", "div", "body"):
         assert both(parse._holds_boxes, element)[0] == both(parse._holds_boxes, element)[1]
@@ -132,8 +133,8 @@ def test_drop_hidden_reads_a_second_root_element():
     assert root is not None and len(list(root.itersiblings())) == 1
     assert _tree_both_ways(lambda: parse._parse(page), drop_hidden)[1] == 2
     assert _core is not None
-    assert _core.elements_at_level(root, 2) == parse._level_xpath(2)(root)
-    assert len(parse._level_xpath(2)(root)) == 3  # <body>, and the <div> and <p> beside it
+    assert _core.elements_at_level(root, 2) == depth._level_xpath(2)(root)
+    assert len(depth._level_xpath(2)(root)) == 3  # <body>, and the <div> and <p> beside it
 
 
 @needs_core
@@ -250,3 +251,53 @@ def test_parse_html_gives_the_python_tree_of_the_fuzz_corpus():
 @given(st.lists(_pages() | st.sampled_from(["</body>", "</html>", "<a href='javascript:'>", "</a>", "<div>"]), max_size=6).map("".join))
 def test_parse_html_gives_the_python_tree_of_any_page(page):
     _parse_both_ways(page)
+
+
+# --- parse._markup's test for control bytes -------------------------------------------------
+
+
+def _markup_both_ways(text: str | bytes) -> bytes:
+    assert _core is not None
+    data = text if isinstance(text, bytes) else text.encode("utf-8", "replace")
+    assert _core.holds_bytes(data, parse._C0_CHANGED) == (data.translate(parse._C0_TO_SPACE, parse._C0_DELETE) != data)
+    compiled, python = both(parse._markup, text)
+    assert compiled == python
+    return python
+
+
+@needs_core
+def test_holds_bytes_finds_each_wanted_byte_anywhere():
+    assert _core is not None
+    # In words of text alone, and in words of markup's line ends and tabs (tested byte by byte).
+    for byte, at, around in itertools.product(range(256), (0, 5, 7, 8, 15, 16, 17, 24), (b"abcdefgh", b"x\t\n\r<p>")):
+        data = around * 3
+        data = data[:at] + bytes([byte]) + data[at:]
+        assert _core.holds_bytes(data, parse._C0_CHANGED) == (byte in parse._C0_CHANGED), (byte, at, around)
+    assert not _core.holds_bytes(b"", parse._C0_CHANGED)
+    assert _core.holds_bytes(b"abc\xff", b"\xff") and not _core.holds_bytes(b"abc\xfe", b"\xff")  # above 0x80: byte by byte
+
+
+@needs_core
+@pytest.mark.parametrize(
+    "text",
+    ["", "plain", "<p>a\x00b\x0bc\x0cd\x1fe\x7f</p>", "tab\tline\ncr\r", "\ud800 lone surrogate \udfff", "中文\x01",
+     "<p>a</p>\x0c", b"\xff\xfe bytes as they are \x00", "é" * 9 + "\x08"],
+)  # fmt: skip
+def test_markup_gives_the_python_bytes(text):
+    _markup_both_ways(text)
+
+
+@needs_core
+def test_markup_gives_the_python_bytes_on_the_golden_pages_and_the_fuzz_corpus():
+    for path in [*GOLDEN, *FUZZ]:
+        data = path.read_bytes()
+        _markup_both_ways(data)
+        _markup_both_ways(data.decode("utf-8", "replace"))
+        _markup_both_ways(data.decode("utf-8", "surrogateescape"))
+
+
+@needs_core
+@settings(max_examples=500, deadline=None)
+@given(st.binary(max_size=40) | st.text(max_size=40))
+def test_markup_gives_the_python_bytes_of_anything(text):
+    _markup_both_ways(text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 import re
 
 import pytest
@@ -106,7 +107,12 @@ def test_date_patterns_match_as_written_plainly(text):
     assert lookahead is not None
     plain = re.compile(english.pattern.replace(lookahead.group(), "", 1), english.flags)
     assert _spans(english.finditer(text)) == _spans(plain.finditer(text))
-    assert _spans(metadata._english_dates(text)) == _spans(plain.finditer(text))
+    assert _spans(metadata._english_dates(text, len(text))) == _spans(plain.finditer(text))
+    # find_date: the first valid match of both plain patterns by position, numeric first on a tie.
+    plain_numeric = re.compile(r"(?<!\d)(?P<y>(?:19|20)\d\d)" + numeric[len(year) :], metadata._NUMERIC_DATE_RE.flags)
+    merged = heapq.merge(plain_numeric.finditer(text), plain.finditer(text), key=re.Match.start)
+    valid = (metadata._iso(match) for match in merged)
+    assert metadata.find_date(text) == next((iso for iso in valid if iso), None)
 
 
 def test_the_source_is_the_first_short_line_with_a_label_else_a_meta():

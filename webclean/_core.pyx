@@ -587,3 +587,5 @@ include "_core_denoise.pxi"
 include "_core_parse.pxi"
 # The page type's scores and the confidence's row and trees (page_type.py, confidence.py).
 include "_core_pagetype.pxi"
+# The elements the page's metadata is read from (metadata.py).
+include "_core_metadata.pxi"

@@ -100,7 +100,7 @@ def holds_named(_Element element not None, tuple tags not None):
 
 
 def elements_at_level(_Element root not None, Py_ssize_t level):
-    """parse._elements_at_level: XPath's "/*" * level from ``root``, the elements
+    """depth.elements_at_level: XPath's "/*" * level from ``root``, the elements
     ``level`` levels down from it (level 1) or from its document (_xpath_top), in
     document order."""
     cdef xmlNode* top = _xpath_top(root._c_node)
@@ -344,6 +344,35 @@ def reopened(bytes data not None, tuple names not None):
         return PyBytes_FromStringAndSize(out, size + n - kept)
     finally:
         free(out)
+
+
+def holds_bytes(bytes data not None, bytes wanted not None):
+    """Whether ``data`` holds a byte of ``wanted`` (parse._markup: whether translating
+    it would change it). Where every wanted byte is below 0x80, eight bytes are tested
+    at once for one below the highest wanted, as a page's markup holds few (its line
+    ends and tabs), and only those words byte by byte."""
+    cdef const unsigned char* s = <const unsigned char*> PyBytes_AS_STRING(data)
+    cdef const unsigned char* w = <const unsigned char*> PyBytes_AS_STRING(wanted)
+    cdef Py_ssize_t n = len(data), i = 0, j
+    cdef unsigned char is_wanted[256]
+    cdef unsigned int below = 0
+    cdef unsigned long long word, ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL
+    memset(is_wanted, 0, sizeof(is_wanted))
+    for j in range(len(wanted)):
+        is_wanted[w[j]] = 1
+        below = max(below, <unsigned int> w[j] + 1)
+    if below <= 0x80:
+        while i + 8 <= n:
+            memcpy(&word, s + i, 8)
+            if (word - ones * below) & ~word & highs:  # a byte below ``below`` (exact for below <= 128)
+                for j in range(i, i + 8):
+                    if is_wanted[s[j]]:
+                        return True
+            i += 8
+    for j in range(i, n):
+        if is_wanted[s[j]]:
+            return True
+    return False
 
 
 # --- segment.drop_hidden ------------------------------------------------------------------

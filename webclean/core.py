@@ -48,10 +48,15 @@ compiles:
 - ``_core.decisions``: denoise.decisions, what became of each unit;
 - ``_core.hidden_elements``: segment._hidden_elements, the elements a browser does not
   show, those that segment.drop_hidden removes, and the text they and the page hold;
-- ``_core.reopened``, ``_core.elements_at_level``, ``_core.nowhere_links``,
-  ``_core.holds_named`` and ``_core.visible_chars``: parse._reopen_document,
-  _elements_at_level, _NOWHERE_LINKS, _holds_boxes and _has_visible_chars, the parse's
-  clean-up after libxml2's parse (its edits of the tree stay Python's).
+- ``_core.holds_bytes``, ``_core.reopened``, ``_core.nowhere_links``,
+  ``_core.holds_named`` and ``_core.visible_chars``: whether parse._markup's
+  translation changes the page, parse._reopen_document, _NOWHERE_LINKS, _holds_boxes
+  and _has_visible_chars, the parse's clean-up after libxml2's parse (its edits of the
+  tree stay Python's); ``_core.elements_at_level``: depth.elements_at_level;
+- ``_core.metadata_elements``: metadata._metadata_elements, the elements that may
+  carry the page's date and source and those its headline is read from;
+  ``_core.element_names``: the distinct ids and classes that
+  metadata._names_an_element asks about.
 
 The Python functions stay: they are the reference, and they run where the extension
 is not built (the library says so once, a logging warning) or where

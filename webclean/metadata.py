@@ -22,10 +22,9 @@ Nothing here edits the tree.
 from __future__ import annotations
 
 import bisect
-import heapq
 import itertools
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from urllib.parse import urlsplit
@@ -33,6 +32,7 @@ from urllib.parse import urlsplit
 from ahocorasick_rs import AhoCorasick
 from lxml import etree
 
+from webclean import core
 from webclean.config import MetadataConfig
 from webclean.parse import meta_contents
 from webclean.vocabulary import (
@@ -113,10 +113,12 @@ def page_metadata(
     """
     lines = visible_lines(root, settings.scan_chars) if lines is None else _first_chars(lines, settings.scan_chars)
     text = "\n".join(lines)
-    dated = _DATED_ELEMENTS(root)  # the <meta>s among them for the source, too
-    near = settings.near_headline_chars
-    published = _meta_date(dated) or _visible_date(text, headline if headline is not None else _title(root), near)
-    return PageMetadata(published, _source(dated, lines, text, settings.byline_chars))
+    dated, headings = _metadata_elements(root)
+    dates, sources = _meta_values(dated)
+    published = _meta_date(dates)
+    if published is None:
+        published = _visible_date(text, headline if headline is not None else _title(headings), settings.near_headline_chars)
+    return PageMetadata(published, _source(sources, lines, text, settings.byline_chars))
 
 
 def _first_chars(lines: Sequence[str], scan_chars: int) -> list[str]:
@@ -146,14 +148,17 @@ def visible_lines(root: etree._Element, scan_chars: int = _DEFAULT.scan_chars) -
 
 def find_date(text: str) -> str | None:
     """The first valid date (and time) written in ``text``, as ISO 8601."""
-    # Both patterns' matches in order of position (numeric first on a tie), read only
-    # as far as the first valid one.
-    found = heapq.merge(_NUMERIC_DATE_RE.finditer(text), _english_dates(text), key=re.Match.start)
-    for match in found:
+    # The first valid match of the two patterns by position, numeric first on a tie:
+    # the first valid numeric one, unless a valid English one starts before it. Each
+    # pattern's matches come in order of position, so the English ones are read only
+    # up to the numeric one (most pages that have a date write it in numbers).
+    numeric = next(((match.start(), iso) for match in _NUMERIC_DATE_RE.finditer(text) if (iso := _iso(match))), None)
+    limit = len(text) if numeric is None else numeric[0]
+    for match in _english_dates(text, limit):
         iso = _iso(match)
         if iso:
             return iso
-    return None
+    return None if numeric is None else numeric[1]
 
 
 # Every English date has a year after white space; before the year, a day and a month
@@ -162,8 +167,9 @@ _YEAR_AFTER_SPACE_RE = re.compile(r"(?:19|20)(?<=\s(?:19|20))\d\d")  # opens wit
 _DATE_WORD_CHARS = 12
 
 
-def _english_dates(text: str) -> Iterator[re.Match[str]]:
-    """``_ENGLISH_DATE_RE.finditer(text)``, without trying the pattern everywhere.
+def _english_dates(text: str, limit: int) -> Iterator[re.Match[str]]:
+    """``_ENGLISH_DATE_RE.finditer(text)``, without trying the pattern everywhere, up to
+    the first match that starts at ``limit`` or later.
 
     The pattern cannot start at a character test (it opens with a word boundary), so
     finditer tries it at every position of the text, the cost of find_date. A match
@@ -177,6 +183,8 @@ def _english_dates(text: str) -> Iterator[re.Match[str]]:
     previous = 0  # the end of the year before: no date reaches back past it
     for year in _YEAR_AFTER_SPACE_RE.finditer(text):
         start = _words_before(text, max(done, previous), year.start())
+        if start >= limit:  # a match starts at start or later; so do the next years'
+            return
         previous = end = year.end()
         if end <= done:
             continue
@@ -186,6 +194,8 @@ def _english_dates(text: str) -> Iterator[re.Match[str]]:
         if found is not None:
             match = _ENGLISH_DATE_RE.match(text, found.start())
             if match is not None:  # always: the longer text only lets the time continue
+                if match.start() >= limit:
+                    return
                 done = match.end()
                 yield match
 
@@ -232,23 +242,46 @@ def _before_labels(value: str) -> str:
 # The elements that can carry a machine-readable date, found in C in document order
 # (through their attributes: faster in libxml2 than a predicate tested on every element).
 _DATED_ELEMENTS = etree.XPath("//meta | //@itemprop/.. | //time/@datetime/..")
+# Where _title looks for the headline, in this order.
+_HEADING_TAGS = ("h1", "title")
 
 
-def _meta_date(dated: list[etree._Element]) -> str | None:
-    candidates: dict[str, str] = {}
+def _metadata_elements(root: etree._Element) -> tuple[list[etree._Element], Iterable[etree._Element]]:
+    """``_DATED_ELEMENTS(root)``, and the elements of _HEADING_TAGS in root's tree (each
+    tag's in document order, in turn); the compiled core finds both in one walk."""
+    if core.compiled is not None:
+        return core.compiled.metadata_elements(root, ("meta",), "itemprop", "time", "datetime", _HEADING_TAGS)
+    return _DATED_ELEMENTS(root), itertools.chain.from_iterable(root.iter(tag) for tag in _HEADING_TAGS)
+
+
+def _meta_values(dated: list[etree._Element]) -> tuple[dict[str, str], dict[str, str]]:
+    """What the dated elements say, read once: the first date of each key (_DATE_META_KEYS,
+    "time"), and the first source of each of _SOURCE_META_KEYS, whitespace collapsed."""
+    dates: dict[str, str] = {}
+    sources: dict[str, str] = {}
     for element in dated:
         value = None
         if element.tag == "meta":
-            key = (element.get("property") or element.get("name") or element.get("itemprop") or "").strip().lower()
+            named = element.get("property") or element.get("name")
+            key = (named or element.get("itemprop") or "").strip().lower()
             if key in _DATE_META_KEYS:
                 value = element.get("content")
+            source_key = key if named else ""  # a source's key is its property or name only
+            if source_key in _SOURCE_META_KEYS and source_key not in sources:
+                content = " ".join((element.get("content") or "").split())
+                if content:
+                    sources[source_key] = content
         elif (element.get("itemprop") or "").strip().lower() == "datepublished":
             key = "datepublished"
             value = element.get("datetime") or element.get("content") or " ".join("".join(element.itertext()).split())
         elif element.tag == "time" and element.get("datetime"):
             key, value = "time", element.get("datetime")
-        if value and key not in candidates:
-            candidates[key] = value.strip()
+        if value and key not in dates:
+            dates[key] = value.strip()
+    return dates, sources
+
+
+def _meta_date(candidates: dict[str, str]) -> str | None:
     for key in (*_DATE_META_KEYS, "time"):
         iso = _normalise_date(candidates.get(key))
         if iso:
@@ -311,11 +344,11 @@ def _iso(match: re.Match[str]) -> str | None:
 _SOURCE_HINTS = AhoCorasick([*SOURCE_LABELS_ZH, *sorted(SOURCE_LABELS_EN)])
 
 
-def _source(dated: list[etree._Element], lines: list[str], text: str, byline_chars: int) -> str | None:
-    """The first line's source label, else a source <meta>; ``text`` is the lines
-    joined by newlines. Only the lines that hold a label can name a source, and only
-    those of at most ``byline_chars``: a label in running prose ("the source: …") is
-    not a byline."""
+def _source(metas: dict[str, str], lines: list[str], text: str, byline_chars: int) -> str | None:
+    """The first line's source label, else a source <meta> (``metas``, _meta_values);
+    ``text`` is the lines joined by newlines. Only the lines that hold a label can name
+    a source, and only those of at most ``byline_chars``: a label in running prose
+    ("the source: …") is not a byline."""
     starts: list[int] = []
     searched = -1
     for _, hint, _ in _SOURCE_HINTS.find_matches_as_indexes(text):
@@ -329,23 +362,15 @@ def _source(dated: list[etree._Element], lines: list[str], text: str, byline_cha
             found = find_source(line)
             if found:
                 return found
-    metas: dict[str, str] = {}
-    for element in dated:
-        if element.tag != "meta":
-            continue
-        key = (element.get("property") or element.get("name") or "").strip().lower()
-        value = " ".join((element.get("content") or "").split())
-        if key in _SOURCE_META_KEYS and value and key not in metas:
-            metas[key] = value
     return next((metas[key] for key in _SOURCE_META_KEYS if key in metas), None)
 
 
-def _title(root: etree._Element) -> str:
-    for tag in ("h1", "title"):
-        for element in root.iter(tag):
-            text = " ".join("".join(element.itertext()).split())
-            if text:
-                return text
+def _title(headings: Iterable[etree._Element]) -> str:
+    """The first of the headings (_metadata_elements) with text, whitespace collapsed."""
+    for element in headings:
+        text = " ".join("".join(element.itertext()).split())
+        if text:
+            return text
     return ""
 
 
@@ -379,7 +404,7 @@ def holds_comment_form(root: etree._Element) -> bool:
     """Whether the page holds the box where a reader writes a comment: an element whose
     class or id names it (WordPress's ``respond`` and ``comment-form``, Blogger's
     ``comment-form``), left in place when its form is dropped as a widget."""
-    return _names_an_element(root, _names_comment_form)
+    return _names_an_element(root, _names_comment_form, _COMMENT_FORM_WORDS)
 
 
 def _names_comment_form(name: str) -> bool:
@@ -390,8 +415,21 @@ def _names_comments(name: str) -> bool:
     return any(word in COMMENT_NAMES for word in _NAME_WORD_RE.findall(name.lower()))
 
 
-def _names_an_element(root: etree._Element, names: Callable[[str], bool]) -> bool:
-    """Whether the id or the class of an element of the page ``names`` something."""
+# What a lower-cased id or class holds where _names_comment_form or _names_comments
+# says yes: one of its words is one of these, or holds "respond".
+_COMMENT_FORM_WORDS = ("respond", *sorted(COMMENT_FORM_NAMES))
+_COMMENT_WORDS = tuple(sorted(COMMENT_NAMES))
+
+
+def _names_an_element(root: etree._Element, names: Callable[[str], bool], words: Sequence[str]) -> bool:
+    """Whether the id or the class of an element of the page ``names`` something;
+    ``words``: what the lower-cased id or class holds where ``names`` says yes. The
+    compiled core reads the distinct names in one walk, and a page none of whose names
+    holds a word needs no test of each."""
+    if core.compiled is not None:
+        values = core.compiled.element_names(root, ("id", "class"))
+        lowered = "\n".join(values).lower()  # as each lower-cased alone: lower() keeps the newlines, no word holds one
+        return any(word in lowered for word in words) and any(map(names, values))
     for element in root.iter():
         for name in element.get("id"), element.get("class"):
             if name and names(name):
@@ -406,4 +444,4 @@ def is_story(root: etree._Element) -> bool:
     ``disqus_thread``)."""
     if any(kind.lower() in STORY_TYPES for kind in meta_contents(root, "og:type")):
         return True
-    return _names_an_element(root, _names_comments)
+    return _names_an_element(root, _names_comments, _COMMENT_WORDS)

@@ -16,7 +16,7 @@ instructions, and then
   but keeps the forms that wrap a whole page, as ASP.NET WebForms pages and shop
   product pages do: on the dev data 13 of 1,240 pages have their main text in one;
 - makes sure ``<body>`` exists and holds the page (see :func:`_repair_body`);
-- caps the depth of the tree, without recursion (see :func:`parse_html`).
+- caps the depth of the tree, without recursion (see :func:`parse_html` and webclean/depth.py).
 
 libxml2 (2.14, bundled with lxml 6) behaviours that are worked around:
 
@@ -46,7 +46,6 @@ to report. :class:`ParseError` is reserved for input lxml refuses outright.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
@@ -55,7 +54,8 @@ from lxml import etree
 
 from webclean import core
 from webclean.config import ParseConfig
-from webclean.text import LINE_ENDING_TAGS, normalise_space, text_length
+from webclean.depth import MAX_SUPPORTED_DEPTH, elements_at_level, flatten, flatten_markup
+from webclean.text import NOT_XML_CHAR_RE, normalise_space, text_length, xml_safe
 
 __all__ = [
     "JUNK_TAGS", "ParseError", "TooManyElements", "element_path", "meta_contents", "meta_values", "page_title", "parse_html",
@@ -113,11 +113,6 @@ NOSCRIPT = re.compile(rb"<noscript\b.*?</noscript\s*>", re.S | re.I)
 # error page, where the gold text is that form).
 _DEFAULT = ParseConfig()
 
-# libxml2 stops parsing (and drops the rest of the page) at 2048 levels with
-# huge_tree, 256 without. Depth caps are clamped below that, with room for the
-# <html>/<body> that libxml2 adds on its own.
-MAX_SUPPORTED_DEPTH = 2000
-
 # huge_tree: without it libxml2 also drops everything after any text node or attribute
 # over 10 MB (an inline script or a data: URI), and limits.max_bytes allows 20 MB
 # pages. Its other effect, lifting the guards against XML entity amplification, does
@@ -139,43 +134,23 @@ _PARSER = etree.HTMLParser(
 )
 
 _HEAD_TAGS = frozenset({"title", "meta", "link", "base", "style", "script", "noscript", "template"})
-# Where flattening writes a newline: where a line ends, and between a drop-down's
-# choices; not for a stray <html> tag inside the page, which browsers ignore.
-_NEWLINE_TAGS = (LINE_ENDING_TAGS | {"option"}) - {"html"}
-_VOID_TAGS = frozenset(
-    "area base basefont bgsound br col embed frame hr image img input keygen link meta param "
-    "source track wbr".split()
-)
-# An open tag of these closes an open sibling of the same name (<li><li>, <p><p>).
-_SELF_CLOSING_SIBLINGS = frozenset("p li dt dd option tr td th".split())
 
 # The end tags that _reopen_document removes: their names, and the tags as found.
 _DOCUMENT_END_NAMES = (b"html", b"body")
 _DOCUMENT_END_TAG = re.compile(rb"</(?:" + b"|".join(_DOCUMENT_END_NAMES) + rb")(?:\s[^>]*)?>", re.I)
 
-# For the rare re-parse of over-deep pages: comments and raw-text elements are
-# copied whole, so that a "<div>" inside a script string does not count as a tag.
-_MARKUP_TOKEN = re.compile(
-    r"<!--.*?(?:-->|\Z)"
-    r"|<(script|style|textarea|title|xmp|plaintext)\b[^>]*>.*?(?:</\1\s*>|\Z)"
-    r"|<(/?)([a-zA-Z][^\s/>]*)[^>]*>",
-    re.S | re.I,
-)
 # C0 control characters other than TAB, LF and CR; VT and FF are HTML whitespace.
 _C0_TO_SPACE = bytes.maketrans(b"\x0b\x0c", b"  ")
 _C0_DELETE = bytes([*range(0x00, 0x09), *range(0x0E, 0x20)])
-# What lxml refuses in text, and libxml2 may still produce from &#1; or &#xffff;.
-_NOT_XML_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-# The character references from which libxml2 makes a character of _NOT_XML_CHAR
+# The bytes that translating with those two changes: data without them stays as it is.
+_C0_CHANGED = bytes(b for b in range(256) if b in _C0_DELETE or _C0_TO_SPACE[b] != b)
+# The character references from which libxml2 makes a character of NOT_XML_CHAR_RE
 # (&#1; … &#8;, &#11;, &#12;, &#14; … &#31;, &#65534;, &#65535;, in decimal or hex, with
 # or without the ";"), and &#0;: pages without one skip a walk of the whole tree.
 _CONTROL_REFERENCE = re.compile(
     rb"&#(?:[xX]0*(?:[0-8bcefBCEF]|1[0-9a-fA-F]|[fF]{3}[eEfF])(?![0-9a-fA-F])"
     rb"|0*(?:[0-8]|1[1-2]|1[4-9]|2[0-9]|3[01]|6553[45])(?![0-9]))"
 )
-# How far an end tag looks down the stack for its start tag: bounded, so that a
-# flood of stray end tags over a deep stack stays linear.
-_END_TAG_LOOKBACK = 64
 
 
 def parse_html(
@@ -223,14 +198,14 @@ def parse_html(
         if root is None:
             return _empty_document()
         found = _Cleanable.find(root)
-    deep = _elements_at_level(root, depth)
-    if deep and _elements_at_level(root, MAX_SUPPORTED_DEPTH):
+    deep = elements_at_level(root, depth)
+    if deep and elements_at_level(root, MAX_SUPPORTED_DEPTH):
         # libxml2 may have hit its limit and dropped the rest of the page.
-        root = _parse(_flatten_markup(data.decode("utf-8", "replace"), depth).encode("utf-8"))
+        root = _parse(flatten_markup(data.decode("utf-8", "replace"), depth).encode("utf-8"))
         if root is None:
             return _empty_document()
         found = _Cleanable.find(root)
-        deep = _elements_at_level(root, depth)
+        deep = elements_at_level(root, depth)
     # Junk goes before flattening, or its text would be folded into the page's.
     # Elements of `deep` inside removed junk are detached: flattening them is moot, and
     # so is cleaning the textareas and forms of `found` that went with the junk.
@@ -245,7 +220,7 @@ def parse_html(
     _drop_widget_forms(found.forms, settings.widget_form_chars)  # after the textareas, whose text a form's holds
     _repair_body(root)  # moves head and body children only: levels stay the same
     for element in deep:
-        _flatten(element)
+        flatten(element)
     return root
 
 
@@ -312,8 +287,11 @@ def _markup(text: str | bytes) -> bytes:
     # "replace": a lone surrogate would make lxml stop reading a str at that point.
     # Control characters go: libxml2 keeps them, and lxml then refuses every text
     # assignment that contains one (a NUL also moves the whole page into <body>).
-    # bytes.translate runs at about 1 GB/s, a tenth of the parse.
+    # bytes.translate runs at about 1 GB/s, a tenth of the parse; few pages hold a
+    # control character, and the compiled core tells them apart several times faster.
     data = text if isinstance(text, bytes) else text.encode("utf-8", "replace")
+    if core.compiled is not None and not core.compiled.holds_bytes(data, _C0_CHANGED):
+        return data
     return data.translate(_C0_TO_SPACE, _C0_DELETE)
 
 
@@ -336,10 +314,10 @@ def _drop_referenced_controls(root: etree._Element) -> None:
     property tests: ``<div hidden></div>&#1;``.
     """
     for element in root.iter():
-        if element.text and _NOT_XML_CHAR.search(element.text):
-            element.text = _NOT_XML_CHAR.sub("", element.text)
-        if element.tail and _NOT_XML_CHAR.search(element.tail):
-            element.tail = _NOT_XML_CHAR.sub("", element.tail)
+        if element.text and NOT_XML_CHAR_RE.search(element.text):
+            element.text = NOT_XML_CHAR_RE.sub("", element.text)
+        if element.tail and NOT_XML_CHAR_RE.search(element.tail):
+            element.tail = NOT_XML_CHAR_RE.sub("", element.tail)
 
 
 def _empty_document() -> etree._Element:
@@ -486,14 +464,10 @@ def _drop_keeping_tail(element: etree._Element) -> None:
     if element.tail:
         previous = element.getprevious()
         if previous is None:
-            parent.text = _xml_safe((parent.text or "") + element.tail)
+            parent.text = xml_safe((parent.text or "") + element.tail)
         else:
-            previous.tail = _xml_safe((previous.tail or "") + element.tail)
+            previous.tail = xml_safe((previous.tail or "") + element.tail)
     parent.remove(element)
-
-
-def _xml_safe(text: str | None) -> str | None:
-    return None if text is None else _NOT_XML_CHAR.sub("", text)
 
 
 def _repair_body(root: etree._Element) -> None:
@@ -514,82 +488,3 @@ def _repair_body(root: etree._Element) -> None:
     start = next((i for i, child in enumerate(head) if child.tag not in _HEAD_TAGS), None)
     if start is not None:
         body.extend(head[start:])  # extend moves the elements, tails included
-
-
-# --- depth ---------------------------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=8)
-def _level_xpath(level: int) -> etree.XPath:
-    # One step per level, evaluated inside libxml2: a pass over the tree in C, much
-    # cheaper than a Python walk that tracks depth. Cached: compiling 400 steps is
-    # not free, and the result depends on nothing but the level.
-    return etree.XPath("/*" * level)
-
-
-def _elements_at_level(root: etree._Element, level: int) -> list[etree._Element]:
-    if core.compiled is not None:
-        return list(core.compiled.elements_at_level(root, level))
-    return _level_xpath(level)(root)
-
-
-def _flatten(element: etree._Element) -> None:
-    """Replace the element's descendants with their text."""
-    if len(element):
-        text = _block_text(element)
-        del element[:]  # the children's tails go with them, and are in text already
-        # libxml2 lets control characters into text nodes; lxml refuses to set them.
-        element.text = _xml_safe(text)
-
-
-def _block_text(element: etree._Element) -> str:
-    """The element's text with newlines where blocks start and end (iterwalk: no recursion)."""
-    parts = [element.text or ""]
-    for event, node in etree.iterwalk(element, events=("start", "end")):
-        if node is element:
-            continue
-        if node.tag in _NEWLINE_TAGS:
-            parts.append("\n")
-        parts.append((node.text if event == "start" else node.tail) or "")
-    return "".join(parts)
-
-
-def _flatten_markup(text: str, depth: int) -> str:
-    """Drop start and end tags nested deeper than ``depth``, keeping all text.
-
-    A tokenizer with a stack of open elements, an approximation of HTML's tree
-    construction that is good enough to keep libxml2 under its depth limit; the
-    exact cap is applied to the tree afterwards. Dropped block tags become newlines.
-    """
-    stack: list[tuple[str, bool]] = []  # (tag, kept)
-    return _MARKUP_TOKEN.sub(lambda match: _retag(match, stack, depth), text)
-
-
-def _retag(match: re.Match[str], stack: list[tuple[str, bool]], depth: int) -> str:
-    name = match.group(3)
-    if name is None:  # a comment or a raw-text element: copied as it is
-        return match.group(0)
-    name = name.lower()
-    if match.group(2):
-        kept = _close(stack, name)
-    elif name in _VOID_TAGS:
-        kept = len(stack) < depth
-    else:
-        if name in _SELF_CLOSING_SIBLINGS and stack and stack[-1][0] == name:
-            stack.pop()
-        kept = len(stack) < depth
-        stack.append((name, kept))
-    if kept:
-        return match.group(0)
-    return "\n" if name in _NEWLINE_TAGS else ""
-
-
-def _close(stack: list[tuple[str, bool]], name: str) -> bool:
-    """Pop up to the matching start tag; whether to keep the end tag."""
-    for i in range(len(stack) - 1, max(-1, len(stack) - 1 - _END_TAG_LOOKBACK), -1):
-        if stack[i][0] == name:
-            kept = stack[i][1]
-            del stack[i:]
-            return kept
-    return True  # a stray end tag: harmless, libxml2 ignores it
-

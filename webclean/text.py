@@ -18,11 +18,13 @@ __all__ = [
     "LATIN_WORD_RE",
     "LINE_BREAKS",
     "LINE_ENDING_TAGS",
+    "NOT_XML_CHAR_RE",
     "SENTENCE_END_MARK_RE",
     "WORD_RE",
     "code_text",
     "normalise_space",
     "text_length",
+    "xml_safe",
 ]
 
 # --- where a line ends ---------------------------------------------------------------
@@ -54,6 +56,18 @@ def text_length(text: str) -> int:
 def normalise_space(text: str) -> str:
     """Runs of white space made one space, and none at either end."""
     return " ".join(text.split())
+
+
+# --- what lxml refuses ----------------------------------------------------------------
+
+# What lxml refuses in a text it sets, and libxml2 may still put into a tree (from
+# &#1; or &#xffff;): a step that sets a text it read from the tree removes them.
+NOT_XML_CHAR_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def xml_safe(text: str | None) -> str | None:
+    """``text`` without the characters lxml refuses to set (NOT_XML_CHAR_RE)."""
+    return None if text is None else NOT_XML_CHAR_RE.sub("", text)
 
 
 def code_text(text: str) -> str:
