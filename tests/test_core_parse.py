@@ -116,7 +116,25 @@ def test_drop_hidden_removes_what_it_should():
 
 
 @needs_core
-def test_drop_hidden_of_an_inner_element_reads_its_tree_only():
+def test_the_walks_from_an_inner_or_removed_element_read_its_document_as_an_xpath_does():
+    # lxml evaluates a path from any element against the element's whole document.
+    page = (
+        "<html><body><div id='a'><p>x</p><a href=' javascript:void(0)'><div>z</div></a>"
+        "<div id='b' hidden><p>y</p><section><p>w</p></section></div></div></body></html>"
+    )
+    root = parse_html(page)
+    inner = root.find(".//div[@id='a']")
+    removed = root.find(".//div[@id='b']")
+    removed.getparent().remove(removed)
+    for element in (root, inner, removed):
+        for level in (1, 2, 3, 4):
+            assert _core.elements_at_level(element, level) == depth._level_xpath(level)(element)
+        assert _core.nowhere_links(element, b"javascript:", parse._PAGE_BOXES) == parse._NOWHERE_LINKS(element)
+    assert [e.tag for e in _core.elements_at_level(inner, 2)] == ["body"]
+
+
+@needs_core
+def test_drop_hidden_of_an_inner_element_gives_the_python_tree():
     page = f"<div hidden id='outside'>x</div><div id='inner' hidden><p hidden>a</p>b<p>{_PROSE}</p></div>"
     _tree_both_ways(lambda: parse_html(page).find(".//div[@id='inner']"), drop_hidden)
     detached = etree.fromstring(f"<div hidden='' class='root'><p hidden=''>a</p>tail<p>{_PROSE}</p></div>")

@@ -69,17 +69,11 @@ cdef inline bint _is_element_node(xmlNode* node) noexcept nogil:
 
 
 cdef xmlNode* _xpath_top(xmlNode* node) noexcept:
-    """What an XPath from ``node`` reads as its document: the document itself where
-    ``node`` is its root element (its top-level siblings too: libxml2 may leave a second
-    ``<html>`` beside the first), else ``node`` alone (lxml's fake document around it).
-    Its nodes are walked from :func:`_first_node` on."""
-    cdef xmlNode* first
-    if node.doc is NULL or node.parent is not <xmlNode*> node.doc:
-        return node
-    first = node.doc.children  # libxml2's root element (xmlDocGetRootElement): its first element
-    while first is not NULL and first.type != tree.XML_ELEMENT_NODE:
-        first = first.next
-    return <xmlNode*> node.doc if first is node else node
+    """What an XPath from ``node`` reads as its document: lxml evaluates a path from any
+    element of a document, nested or removed from its tree, against the whole document
+    (its top-level siblings too: libxml2 may leave a second ``<html>`` beside the
+    first). Its nodes are walked from :func:`_first_node` on."""
+    return node if node.doc is NULL else <xmlNode*> node.doc
 
 
 cdef inline xmlNode* _first_node(xmlNode* top) noexcept nogil:
