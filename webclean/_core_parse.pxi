@@ -95,7 +95,7 @@ def holds_named(_Element element not None, tuple tags not None):
 
 def elements_at_level(_Element root not None, Py_ssize_t level):
     """depth.elements_at_level: XPath's "/*" * level from ``root``, the elements
-    ``level`` levels down from it (level 1) or from its document (_xpath_top), in
+    ``level`` levels down from its document (_xpath_top; level 1: its root element), in
     document order."""
     cdef xmlNode* top = _xpath_top(root._c_node)
     cdef xmlNode* node = _first_node(top)
@@ -151,11 +151,10 @@ cdef int _grow_ints(Py_ssize_t** items, Py_ssize_t* capacity, Py_ssize_t size) e
 
 
 def nowhere_links(_Element root not None, bytes scheme not None, tuple boxes not None):
-    """parse._NOWHERE_LINKS(root): the ``<a>`` elements of ``root``'s tree (or document,
-    _xpath_top) whose href,
-    XPath's blanks stripped from its start, starts with ``scheme`` (which holds no
-    blank, so normalize-space's folding inside does not change the test), and that
-    hold an element of ``boxes``; in document order. None where an href is more than
+    """parse._NOWHERE_LINKS(root): the ``<a>`` elements of ``root``'s document
+    (_xpath_top) whose href, XPath's blanks stripped from its start, starts with
+    ``scheme`` (which holds no blank, so normalize-space's folding inside does not
+    change the test), and that hold an element of ``boxes``; in document order. None where an href is more than
     one text node, or a DTD may give one.
 
     One walk: the links met are kept in order with whether they hold a box; those still
@@ -541,8 +540,8 @@ cdef inline bint _has_children(xmlNode* node) noexcept nogil:
 
 
 def hidden_elements(_Element root not None, rules):
-    """segment._hidden_elements: how many elements of ``root``'s tree (``root``
-    included), or of its document (_xpath_top), are hidden; those that go (not inside
+    """segment._hidden_elements: how many elements of ``root``'s document (_xpath_top)
+    are hidden; those that go (not inside
     another that goes, and with a parent); the characters of the outermost hidden ones
     that hold elements, and those of ``root``; None where the tree holds what the walk
     leaves to Python.

@@ -60,8 +60,9 @@ def _level_xpath(level: int) -> etree.XPath:
 
 
 def elements_at_level(root: etree._Element, level: int) -> list[etree._Element]:
-    """The elements ``level`` levels down from ``root`` (level 1), or from its document
-    where it is the root element, in document order."""
+    """The elements ``level`` levels down from the document of ``root`` (level 1: its
+    root element), in document order: an XPath reads the whole document from any
+    element of it."""
     if core.compiled is not None:
         return list(core.compiled.elements_at_level(root, level))
     return _level_xpath(level)(root)

@@ -184,10 +184,11 @@ def drop_hidden(root: etree._Element, shown_share: float = ImprovedConfig.shown_
 
 
 def _hidden_elements(root: etree._Element) -> tuple[int, list[etree._Element], float, float]:
-    """How many elements of ``root``'s tree are hidden; those that go (each with a parent,
-    and not inside another that goes: it goes with it); the characters of the outermost
-    hidden elements that hold elements; and those of ``root`` (0.0 for both where
-    nothing is hidden)."""
+    """How many elements of ``root``'s document are hidden (an XPath reads the whole
+    document from any element of it); those that go (each with a parent, and not
+    inside another that goes: it goes with it); the characters of the outermost hidden
+    elements that hold elements; and those of ``root`` (0.0 for both where nothing is
+    hidden)."""
     hidden = [el for el in _MAYBE_HIDDEN(root) if _is_hidden(el)]
     if not hidden:
         return 0, [], 0.0, 0.0
