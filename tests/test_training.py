@@ -12,8 +12,9 @@ from webclean.classifier import CONTENT, NOISE
 from webclean.config import Config, ConfigError
 from webclean.datasets import Page
 from webclean.extract import extract, locate_units
+from webclean.features import feature_matrix
 from webclean.gold import MIXED
-from webclean.model import save_model
+from webclean.model import load_model, save_model
 from webclean.parse import parse_html
 from webclean.sampling import held_out_rows, keyed_sample, language_shares, page_weights, unit_keys
 from webclean.training import choose_sample, fit_classifier, label_page, language_groups, train
@@ -143,6 +144,26 @@ def test_method_svm_adds_boosted_trees_and_paper_does_not(trained):
 def test_no_trees_when_configured_so():
     model, report = train(synthetic_pages(range(6)), small_config("svm", "classifier.trees=0"))
     assert model.svm.trees is None and report.trees == 0
+
+
+def test_without_an_svm_the_trees_alone_decide_and_keep_the_article(tmp_path: Path):
+    config = small_config("svm", "classifier.svm=false")
+    model, report = train(synthetic_pages(range(6)), config)
+    svm = model.svm
+    assert len(svm.support_vectors) == len(svm.dual_coef) == 0 and svm.intercept == 0.0
+    assert svm.trees is not None and svm.tree_weight == 1.0 and report.cv_accuracy == 0.0
+    html, paragraphs, noise = synthetic_page(1000)
+    _, units = locate_units(parse_html(html), config)
+    X = feature_matrix(units, model.lexicon, "rich")
+    assert np.allclose(svm.decision_function(X), svm.trees.decision_function(X))
+    result = extract(html, config=config, model=load_model(save_model(model, tmp_path / "model")))
+    assert all(paragraph in result.text for paragraph in paragraphs)
+    assert not any(text in result.text for text in noise)
+
+
+def test_trees_must_decide_where_there_is_no_svm():
+    with pytest.raises(ConfigError, match="classifier.trees"):
+        small_config("svm", "classifier.svm=false", "classifier.trees=0")
 
 
 def test_trained_model_records_its_provenance(trained):

@@ -66,7 +66,8 @@ class SVMParams:
         out = np.empty(len(Z))
         with one_blas_thread():
             for i in range(0, len(Z), _CHUNK):
-                out[i : i + _CHUNK] = self._kernel(Z[i : i + _CHUNK]) @ self._dual_coef32
+                # An SVM of no support vectors (classifier.svm off) adds nothing.
+                out[i : i + _CHUNK] = self._kernel(Z[i : i + _CHUNK]) @ self._dual_coef32 if len(self.dual_coef) else 0.0
                 if self.trees is not None:
                     out[i : i + _CHUNK] += self.tree_weight * self.trees.decision_function(X[i : i + _CHUNK])
         out += self.intercept

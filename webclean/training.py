@@ -478,8 +478,9 @@ def fit_sample(
         report.second_trees = len(second.roots)
     report.samples_per_class = len(chosen) // 2
     report.training_samples = len(chosen)
-    report.cv_accuracy = classifier.cv_accuracy_
-    report.best_params = classifier.best_params_
+    if classifier is not None:
+        report.cv_accuracy = classifier.cv_accuracy_
+        report.best_params = classifier.best_params_
     report.lexicon_words = len(lexicon.words)
     report.lexicon_marks = len(lexicon.marks)
     report.line_keys = len(lexicon.lines)
@@ -494,20 +495,38 @@ def _fit_first(
     weights: np.ndarray | None,
     held_out: np.ndarray | None,
     config: Config,
-) -> tuple[TagClassifier, SVMParams]:
+) -> tuple[TagClassifier | None, SVMParams]:
     """The first stage fitted on the ``rows`` of X (a boolean per row; ``labels``,
     ``weights`` and ``held_out`` are per row too): the SVM on the rows of the sample
     ``chosen`` (row numbers) among them, and, for method svm, the trees on their
-    labelled rows."""
+    labelled rows; where the trees decide alone (:func:`trees_alone`), no SVM and no
+    classifier to report on."""
     feature_set = classifier_spec(config.method).feature_set
-    picked = chosen[rows[chosen]]
-    classifier = fit_classifier(X[picked, : SVM_WIDTHS[feature_set]], labels[picked], config)
-    params = classifier.params_
+    if trees_alone(config):
+        classifier, params = None, no_svm(SVM_WIDTHS[feature_set], config)
+    else:
+        picked = chosen[rows[chosen]]
+        classifier = fit_classifier(X[picked, : SVM_WIDTHS[feature_set]], labels[picked], config)
+        params = classifier.params_
     if uses_trees(config):
         trees = _fit_trees_on(X, labels, rows & (labels != MIXED), weights, held_out, config.classifier.trees, config)
         page_columns = X.shape[1] - FEATURE_WIDTHS[feature_set]
-        params = replace(params, trees=trees, tree_weight=config.classifier.tree_weight, page_columns=page_columns)
+        weight = 1.0 if classifier is None else config.classifier.tree_weight
+        params = replace(params, trees=trees, tree_weight=weight, page_columns=page_columns)
     return classifier, params
+
+
+def trees_alone(config: Config) -> bool:
+    """Whether the trees alone decide (classifier.svm off, method svm with trees)."""
+    return not config.classifier.svm and uses_trees(config)
+
+
+def no_svm(width: int, config: Config) -> SVMParams:
+    """An SVM of no support vectors over ``width`` columns: its decision value is 0."""
+    return SVMParams(
+        kernel=config.classifier.kernel, scale_min=np.zeros(width), scale_factor=np.ones(width),
+        support_vectors=np.zeros((0, width)), dual_coef=np.zeros(0), intercept=0.0, gamma=config.classifier.fixed_gamma,
+    )  # fmt: skip
 
 
 def _fit_trees_on(

@@ -54,6 +54,9 @@ class ClassifierConfig:
     tree_depth: int = 4  # at most this many levels a tree; 0: no limit but the leaves
     tree_rate: float = 0.2
     tree_weight: float = 0.3
+    # Method svm: False fits no SVM; the trees' log-odds alone are a line's decision
+    # value (tree_weight aside), and a page's classification costs no kernel.
+    svm: bool = True
     # Method svm: the second stage (second_stage.py), at most ``second_trees`` trees of
     # the first stage's shape (0: the first stage decides), learned from first-stage
     # values of ``second_folds`` models, each fitted without a fold of whole sites. Off
@@ -71,6 +74,8 @@ class ClassifierConfig:
         _check_range("classifier.tree_weight", self.tree_weight, 0.0, 100.0)
         _check_range("classifier.second_trees", self.second_trees, 0, 10_000)
         _check_range("classifier.second_folds", self.second_folds, 2, 100)
+        if not self.svm and not self.trees:
+            raise ConfigError("classifier.svm = false needs trees to decide: classifier.trees must be above 0")
         if self.class_balance not in ("auto", "balanced", "natural"):
             raise ConfigError(f"classifier.class_balance must be auto, balanced or natural, not {self.class_balance!r}")
         if self.kernel not in ("rbf", "linear", "poly"):
