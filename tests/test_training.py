@@ -152,6 +152,7 @@ def test_without_an_svm_the_trees_alone_decide_and_keep_the_article(tmp_path: Pa
     svm = model.svm
     assert len(svm.support_vectors) == len(svm.dual_coef) == 0 and svm.intercept == 0.0
     assert svm.trees is not None and svm.tree_weight == 1.0 and report.cv_accuracy == 0.0
+    assert report.training_samples == report.samples_per_class == 0 and report.tree_rows > 0
     html, paragraphs, noise = synthetic_page(1000)
     _, units = locate_units(parse_html(html), config)
     X = feature_matrix(units, model.lexicon, "rich")

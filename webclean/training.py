@@ -476,9 +476,9 @@ def fit_sample(
         own = X[:, : FEATURE_WIDTHS[feature_set]]  # the second stage reads a row's own columns
         second = fit_second(own, first, row_labels, None if pages is None else pages[units], weights, held_out, config)
         report.second_trees = len(second.roots)
-    report.samples_per_class = len(chosen) // 2
-    report.training_samples = len(chosen)
-    if classifier is not None:
+    if classifier is not None:  # the SVM's sample; the trees alone learned from none
+        report.samples_per_class = len(chosen) // 2
+        report.training_samples = len(chosen)
         report.cv_accuracy = classifier.cv_accuracy_
         report.best_params = classifier.best_params_
     report.lexicon_words = len(lexicon.words)
