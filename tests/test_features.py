@@ -78,7 +78,7 @@ def test_context_features_place_lines_around_the_prose():
     assert X[1, ends] > X[0, ends] == 0.0
 
 
-def test_the_svm_reads_the_stopword_density_last():
+def test_the_svm_reads_the_stopword_density_and_the_line_lexicon_last():
     from webclean.config import Config
     from webclean.extract import locate_units
     from webclean.features import SVM_WIDTHS
@@ -86,14 +86,19 @@ def test_the_svm_reads_the_stopword_density_last():
 
     prose = "It was the end of a long day for the team and of the season. " * 3
     page = html.document_fromstring(
-        f"<html><body><div><h1>Weekly Results Table</h1><p>{prose}</p><p>{prose}</p></div></body></html>"
+        f"<html><body><div><h1>Weekly Results Table</h1><p>{prose}</p><p>Advertisement</p><p>{prose}</p></div></body></html>"
     )
     _, units = locate_units(page, Config(method="svm"))
-    lexicon = NoiseLexicon(words={"results": 1.0}, marks={}, stopwords=frozenset({"the", "of", "a", "and", "it", "was", "for"}))
+    lexicon = NoiseLexicon(
+        words={"results": 1.0}, marks={}, stopwords=frozenset({"the", "of", "a", "and", "it", "was", "for"}), lines={"=advertisement": 5.0}
+    )
     X = feature_matrix(units, lexicon, "rich")[:, : SVM_WIDTHS["rich"]]
-    assert SVM_FEATURE_NAMES[-3:] == ("before_block", "after_block", "stopword_density")
-    # The headline holds none of them; the prose is more than half stop words.
-    assert X[0, -1] == 0.0 and X[1, -1] > 0.5
+    assert SVM_FEATURE_NAMES[-4:] == ("before_block", "after_block", "stopword_density", "log_line_noise")
+    # The headline holds no stop word; the prose is more than half stop words.
+    assert X[0, -2] == 0.0 and X[1, -2] > 0.5
+    # The line the lexicon learned as noise weighs its key; the others none.
+    assert [unit.text for unit in units][2] == "Advertisement"
+    assert list(X[:, -1]) == [0.0, 0.0, math.log1p(5.0), 0.0]
 
 
 def test_rich_features_are_the_svms_and_the_text_and_ancestors():

@@ -17,7 +17,7 @@ from webclean.gold import MIXED
 from webclean.model import load_model, save_model
 from webclean.parse import parse_html
 from webclean.sampling import held_out_rows, keyed_sample, language_shares, page_weights, unit_keys
-from webclean.training import choose_sample, fit_classifier, label_page, language_groups, train
+from webclean.training import choose_sample, fit_classifier, label_page, language_groups, samples_per_class, train
 
 METHODS = ("svm", "paper")
 # Small and fast: two folds, a 2 x 2 grid.
@@ -160,6 +160,14 @@ def test_without_an_svm_the_trees_alone_decide_and_keep_the_article(tmp_path: Pa
     result = extract(html, config=config, model=load_model(save_model(model, tmp_path / "model")))
     assert all(paragraph in result.text for paragraph in paragraphs)
     assert not any(text in result.text for text in noise)
+
+
+@pytest.mark.parametrize(("method", "setting", "expected"), [("svm", 0, 1000), ("paper", 0, 2500), ("svm", 40, 40), ("paper", 40, 40)])
+def test_the_svms_sample_is_the_methods_own_unless_set(method, setting, expected):
+    config = Config(method=method).with_overrides([f"classifier.samples_per_class={setting}"])
+    assert samples_per_class(config) == expected
+    labels = np.array([CONTENT] * 3000 + [NOISE] * 3000)
+    assert len(choose_sample(labels, config)) == 2 * expected
 
 
 def test_trees_must_decide_where_there_is_no_svm():

@@ -28,7 +28,7 @@ _KINDS = ("heading", "list", "cell", "link", "text")
 _KIND_INDEX = {kind: k for k, kind in enumerate(_KINDS)}
 _KIND_ONE_HOT = np.eye(len(_KINDS) + 1, len(_KINDS))
 # Method svm's features (feature set "rich"), column by column. The SVM reads them up to
-# the stop-word density (SVM_WIDTHS); the boosted trees read them all.
+# the line lexicon's weight (SVM_WIDTHS); the boosted trees read them all.
 SVM_FEATURE_NAMES = (
     # The paper's five, T, S and L as log(1 + x).
     "log_noise_word_index",
@@ -55,20 +55,21 @@ SVM_FEATURE_NAMES = (
     "before_block",
     "after_block",
     "stopword_density",
+    # The line lexicon's weight of the line's text (lexicon.line_keys).
+    "log_line_noise",
 )
 
 
 # The shape of the line's text, and the boxes its ancestors name (rich_rows).
 _SHAPE_NAMES = ("upper_share", "digit_share", "ends_colon", "has_address", "ends_ellipsis", "starts_mark", "log_words", "has_bar")
 _GROUP_NAMES = tuple(f"in_{name}" for name, _ in ANCESTOR_GROUPS)
-# What the page's structure says of the line (the Unit fields of the same names), and
-# the line lexicon's weight of its text (lexicon.line_keys): signs that rules once
-# decided on alone, read by the trees beside the rest.
+# What the page's structure says of the line (the Unit fields of the same names): signs
+# that rules once decided on alone, read by the trees beside the rest.
 _STRUCTURE_NAMES = (
     "furniture", "names_related_box", "in_related_box", "is_copy", "is_code", "past_core", "post_text", "post_rest",
     "log_link_run", "log_section_text",
 )  # fmt: skip
-RICH_FEATURE_NAMES = (*SVM_FEATURE_NAMES, *_SHAPE_NAMES, *_GROUP_NAMES, "log_line_noise", *_STRUCTURE_NAMES)
+RICH_FEATURE_NAMES = (*SVM_FEATURE_NAMES, *_SHAPE_NAMES, *_GROUP_NAMES, *_STRUCTURE_NAMES)
 
 
 _ADDRESS_RE = re.compile(r"www\.|https?:|@|\.com\b|\.org\b")
@@ -160,13 +161,15 @@ def rich_rows(units: Sequence[Unit], texts: Sequence[str], lexicon: NoiseLexicon
     matches the lexicon in the text (NoiseLexicon.word_index) instead of counting
     jieba's words: the same signal at a fraction of the cost.
 
-    Then the columns up to ``stopword_density`` (docs/method.md, "Step 2: the
+    Then the columns up to ``log_line_noise`` (docs/method.md, "Step 2: the
     features"): the lines just before and after the block are classified too, so
     that a headline or a lead paragraph that Step 1 left out can be kept, and two
-    columns let the classifier ask more of them than of the block's own lines; and the
+    columns let the classifier ask more of them than of the block's own lines; the
     share of the line's words that are the training pages' most frequent main-text
     words (NoiseLexicon.indices): prose of any language is dense in its function words;
-    labels, menus and names are not. T comes from the same pass over the text. The SVM
+    labels, menus and names are not; and the weight of the line's heaviest key in the
+    line lexicon (NoiseLexicon.line_indices), the lines the training pages hold as
+    noise ("Advertisement", "责任编辑"). T comes from the same pass over the text. The SVM
     reads these columns (:data:`SVM_WIDTHS`).
 
     The rest, the shape of the line's text and the boxes its ancestors name, only the

@@ -64,6 +64,8 @@ class ClassifierSpec:
     # classifier.fixed_c and fixed_gamma).
     balanced: bool = False
     grid_search: bool = False
+    # Training, when classifier.samples_per_class is 0: the SVM's sample, a class.
+    samples_per_class: int = 2500
     # Whether boosted trees join the SVM (when classifier.trees > 0).
     trees: bool = False
     # Whether a second stage decides each line again from the first stage's values of
@@ -109,6 +111,7 @@ METHODS: dict[str, MethodSpec] = {
             keep_whole=True,
             trees=True,
             second_stage=True,
+            samples_per_class=1000,
         ),
     ),
     "blocks": MethodSpec("blocks", model=None, pipeline=blocks.run),

@@ -385,7 +385,7 @@ def choose_sample(
     them, method svm's sample weighs pages as :func:`page_weights` says. ``keys`` (one
     per unit, :func:`sample_keys`) fix each unit's draw; without them the seed draws them.
     """
-    per_class, seed = config.classifier.samples_per_class, config.classifier.random_state
+    per_class, seed = samples_per_class(config), config.classifier.random_state
     if is_balanced(config):
         chosen = balanced_sample(labels, per_class, seed)
     else:
@@ -398,6 +398,11 @@ def choose_sample(
         content, noise = int((labels == CONTENT).sum()), int((labels == NOISE).sum())
         raise DataError(f"too few labelled units to train: {content} content, {noise} noise")
     return chosen
+
+
+def samples_per_class(config: Config) -> int:
+    """The SVM's sample, a class: classifier.samples_per_class, or the method's own."""
+    return config.classifier.samples_per_class or classifier_spec(config.method).samples_per_class
 
 
 def uses_trees(config: Config) -> bool:
@@ -434,7 +439,7 @@ def fit_sample(
     Method svm also fits boosted trees on every labelled unit, weighted as its sample
     is drawn (``pages``, ``sets``: :func:`page_weights`; ``keys``, as :func:`choose_sample`
     takes them, also choose the rows their early stopping scores), and adds their log-odds to
-    the SVM's decision value: the SVM learns from a sample of 5,000 lines, which the
+    the SVM's decision value: the SVM learns from a sample of 2,000 lines, which the
     kernel's cost limits; trees learn from all of them. With the second stage
     (second_stage.py), ``X`` holds every unit's row, and ``sites`` (each unit's page's
     site) groups the folds whose first-stage models give its values.
