@@ -15,6 +15,7 @@ from webclean.config import Config, MetadataConfig
 from webclean.extract import extract
 from webclean.metadata import find_date, find_source, page_metadata
 from webclean.parse import parse_html
+from webclean.vocabulary import MONTHS
 
 
 @pytest.mark.parametrize(
@@ -92,6 +93,7 @@ def _spans(matches):
 @given(st.lists(st.sampled_from(_DATE_PARTS), max_size=16).map("".join))
 @example("on 05 March 2022 at 10:30 pm, 1999-3-05 and 2022年3月5日 08:30; Sept. 1st, 2021")
 @example("May 5,   \n 2020 and 2021 September.,\t 31st 1999 at 10:30")
+@example("MarchJan 12 2022")
 @settings(max_examples=400, deadline=None)
 def test_date_patterns_match_as_written_plainly(text):
     # The speed-ups only skip positions: the matches are those of the plain patterns.
@@ -107,6 +109,11 @@ def test_date_patterns_match_as_written_plainly(text):
     assert lookahead is not None
     plain = re.compile(english.pattern.replace(lookahead.group(), "", 1), english.flags)
     assert _spans(english.finditer(text)) == _spans(plain.finditer(text))
+    # Its month is a word of MONTHS, looked up after [a-z]{3,9} matched it: written
+    # plainly, the pattern spells the names (any case of their ASCII letters).
+    assert plain.pattern.count("[a-z]{3,9}") == 2
+    names = "|".join("".join(f"[{c}{c.upper()}]" for c in name) for name in sorted(MONTHS, key=len, reverse=True))
+    plain = re.compile(plain.pattern.replace("[a-z]{3,9}", f"(?-i:{names})"), english.flags)
     assert _spans(metadata._english_dates(text, len(text))) == _spans(plain.finditer(text))
     # find_date: the first valid match of both plain patterns by position, numeric first on a tie.
     plain_numeric = re.compile(r"(?<!\d)(?P<y>(?:19|20)\d\d)" + numeric[len(year) :], metadata._NUMERIC_DATE_RE.flags)
