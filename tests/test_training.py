@@ -10,14 +10,14 @@ import pytest
 
 from webclean.classifier import CONTENT, NOISE
 from webclean.config import Config, ConfigError
-from webclean.datasets import Page
+from webclean.datasets import DataError, Page
 from webclean.extract import extract, locate_units
 from webclean.features import feature_matrix
 from webclean.gold import MIXED
 from webclean.model import load_model, save_model
 from webclean.parse import parse_html
 from webclean.sampling import held_out_rows, keyed_sample, language_shares, page_weights, unit_keys
-from webclean.training import choose_sample, fit_classifier, label_page, language_groups, samples_per_class, train
+from webclean.training import choose_sample, fit_classifier, label_page, language_groups, samples_per_class, train, training_units
 
 METHODS = ("svm", "paper")
 # Small and fast: two folds, a 2 x 2 grid.
@@ -153,6 +153,12 @@ def test_without_an_svm_the_trees_alone_decide_and_keep_the_article(tmp_path: Pa
     assert len(svm.support_vectors) == len(svm.dual_coef) == 0 and svm.intercept == 0.0
     assert svm.trees is not None and svm.tree_weight == 1.0 and report.cv_accuracy == 0.0
     assert report.training_samples == report.samples_per_class == 0 and report.tree_rows > 0
+    # No SVM, so no sample is drawn for one; the trees read every labelled unit.
+    labels = np.array([CONTENT] * 300 + [NOISE] * 300)
+    assert len(choose_sample(labels, config)) == 0
+    assert len(training_units(labels, choose_sample(labels, config), config)) == 600
+    with pytest.raises(DataError, match="too few labelled units"):
+        choose_sample(np.array([CONTENT] * 10), config)
     html, paragraphs, noise = synthetic_page(1000)
     _, units = locate_units(parse_html(html), config)
     X = feature_matrix(units, model.lexicon, "rich")

@@ -384,9 +384,12 @@ def choose_sample(
     ``pages`` and ``sets`` give each unit's page (any key) and the page's source: with
     them, method svm's sample weighs pages as :func:`page_weights` says. ``keys`` (one
     per unit, :func:`sample_keys`) fix each unit's draw; without them the seed draws them.
+    None where the trees alone decide (:func:`trees_alone`): they read every labelled unit.
     """
     per_class, seed = samples_per_class(config), config.classifier.random_state
-    if is_balanced(config):
+    if trees_alone(config):
+        chosen = np.zeros(0, dtype=np.intp)
+    elif is_balanced(config):
         chosen = balanced_sample(labels, per_class, seed)
     else:
         # Departure (method svm): content lines outnumber noise lines several times in a
@@ -394,8 +397,10 @@ def choose_sample(
         if keys is None:
             keys = np.random.default_rng(seed).random(len(labels))
         chosen = keyed_sample(labels, 2 * per_class, keys, _unit_weights(labels, pages, sets, config, langs))
-    if len(chosen) < 2 * config.classifier.folds:
-        content, noise = int((labels == CONTENT).sum()), int((labels == NOISE).sum())
+    content, noise = int((labels == CONTENT).sum()), int((labels == NOISE).sum())
+    # The trees need both classes; the SVM, a sample its folds can split.
+    too_few = not (content and noise) if trees_alone(config) else len(chosen) < 2 * config.classifier.folds
+    if too_few:
         raise DataError(f"too few labelled units to train: {content} content, {noise} noise")
     return chosen
 
