@@ -154,10 +154,10 @@ def test_an_articles_comment_section_is_not_extracted():
     # forum's address also tells the page type, which the trees read).
     default = {unit.text: unit for unit in explain(page).units}
     wanted = {unit.text: unit for unit in explain(page, config=Config().with_overrides(["denoise.comments=true"])).units}
-    forum_url = "https://forum.example.org/t/library-sundays/42"
+    forum = explain(page, "https://forum.example.org/t/library-sundays/42")
     # The premise: the packaged page type model types this page at a forum's address a forum.
-    assert extract(page, forum_url).page_type == "forum", "the page type model no longer types the page a forum"
-    on_forum = {unit.text: unit for unit in explain(page, forum_url).units}
+    assert forum.page_type == "forum", "the page type model no longer types the page a forum"
+    on_forum = {unit.text: unit for unit in forum.units}
     for comment in comments:
         assert default[comment].outcome == "comment" or default[comment].decision < 0
         assert wanted[comment].outcome != "comment" and wanted[comment].decision > default[comment].decision
