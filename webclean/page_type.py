@@ -359,6 +359,17 @@ class TypeLexicon:
         return cls(tuple(words[i] for i in kept), counts[kept], pages, min_pages)
 
 
+def _row_softmax(scores: Sequence[float]) -> np.ndarray:
+    """One page's scores made probabilities, as :func:`_softmax` makes a row of them, on
+    a handful of floats: NumPy's calls would cost more than their arithmetic."""
+    top = max(scores)
+    odds = [math.exp(score - top) for score in scores]
+    total = 0.0
+    for odd in odds:  # in order, as NumPy sums fewer than eight numbers
+        total += odd
+    return np.array([odd / total for odd in odds])
+
+
 def _softmax(scores: np.ndarray) -> np.ndarray:
     """Each row of ``scores`` made probabilities."""
     # The ufuncs' reductions, which ndarray.max and sum call (through Python wrappers)
@@ -384,8 +395,12 @@ class PageTypeModel:
 
     def probabilities(self, rows: np.ndarray) -> np.ndarray:
         """A row of PAGE_TYPES' probabilities for each row of signals and lexicon scores."""
+        return _softmax(self._scores(rows))
+
+    def _scores(self, rows: np.ndarray) -> np.ndarray:
+        """A row of PAGE_TYPES' scores (their log-odds) for each row of signals and lexicon scores."""
         joined, starts, baselines = self._joined
-        return _softmax(np.add.reduceat(joined.leaf_values(np.atleast_2d(rows)), starts, axis=1) + baselines)
+        return np.add.reduceat(joined.leaf_values(np.atleast_2d(rows)), starts, axis=1) + baselines
 
     def page_probabilities(self, signals: np.ndarray, found: Sequence[str]) -> np.ndarray:
         """PAGE_TYPES' probabilities for a page: its signals and type_words."""
@@ -395,8 +410,9 @@ class PageTypeModel:
             lexicon = self.lexicon
             signals = np.ascontiguousarray(signals, dtype=np.float64)
             scores = core.compiled.type_scores(walk, signals, lexicon._word_scores[0], lexicon.scored_rows(found), starts, baselines)
-            return _softmax(np.array([scores]))[0]
-        return self.probabilities(np.concatenate([signals, self.lexicon.scores(found)]))[0]
+        else:
+            scores = self._scores(np.concatenate([signals, self.lexicon.scores(found)]))[0].tolist()
+        return _row_softmax(scores)
 
     def predict(self, signals: np.ndarray, found: Sequence[str]) -> tuple[str, float]:
         """The most probable type of a page (its signals and type_words), and its probability."""
