@@ -31,7 +31,7 @@ from webclean.config import Config, LinesConfig, PageTypeConfig
 from webclean.extract import extract
 from webclean.model import default_model
 from webclean.page_type import _PRICE, LineTotals, _ld_types, element_census, item_runs, line_totals
-from webclean.parse import parse_html
+from webclean.parse import meta_values, parse_html
 from webclean.segment import Line, drop_hidden, segment
 from webclean.tokenize import half_width, nfkc
 
@@ -524,16 +524,19 @@ def test_the_census_gives_the_python_counts_of_the_golden_and_fuzz_pages():
 
 
 @needs_core
-def test_the_census_reads_the_subtree_of_its_root_and_every_itemtype_and_meta_in_order():
+def test_the_census_reads_the_subtree_of_its_root_and_every_itemtype_and_og_type_meta_in_order():
     root = html.fromstring(
-        "<html><head><meta property='og:type' content='article'></head><body itemtype='https://schema.org/WebPage'>"
+        "<html><head><meta property='og:type' content='article'><meta name='description' content='og:type'>"
+        "<meta property='og:title' name=' OG:Type '><meta content='og:type'></head><body itemtype='https://schema.org/WebPage'>"
         "<div itemtype='https://schema.org/Product'><!-- a comment --><p>x<a href='#'>y</a></p><pre>code</pre>"
-        "<meta name='x'></div><p itemtype=''>z</p></body></html>"
+        "<meta name='x'><meta name='og:typeface'></div><p itemtype=''>z</p></body></html>"
     )
     counts, types, metas = _census_both_ways(root)
     assert types == ["https://schema.org/WebPage", "https://schema.org/Product", ""]
     assert (counts[0], counts[1]) == (1, 2)  # a, p
-    assert [meta.get("property") or meta.get("name") for meta in metas] == ["og:type", "x"]
+    # the metas whose key may be og:type, as meta_values then reads it exactly
+    assert [meta.get("property") or meta.get("name") for meta in metas] == ["og:type", "og:title", "og:typeface"]
+    assert list(meta_values(metas, "og:type")) == ["article"]
     body_div = root.find("body/div")
     assert _census_both_ways(body_div) == ([1, 1, *[0] * 9, 1, *[0] * 11], ["https://schema.org/Product"], [body_div[-1]])
 

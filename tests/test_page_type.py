@@ -92,6 +92,12 @@ def test_type_words_take_the_path_and_title_words():
     assert not any(word.startswith("u:ref") or word.startswith("u:shop") for word in found)
 
 
+def test_a_title_in_chinese_is_read_as_its_pairs_of_characters():
+    found = type_words(None, "iPhone手机论坛 - Ａｐｐｌｅ 产品列表 a 2024")
+    assert set(found) == {"t:iphone", "t:apple", "t:2024", "t:手机", "t:机论", "t:论坛", "t:产品", "t:品列", "t:列表"}
+    assert type_words(None, "论") == ()  # one character alone is no word
+
+
 def test_the_lexicon_scores_a_word_for_the_type_whose_pages_hold_it():
     product, article = PAGE_TYPES.index("product"), PAGE_TYPES.index("article")
     found = [("u:products",)] * 4 + [("u:news",)] * 4 + [("u:rare",)]

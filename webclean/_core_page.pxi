@@ -244,11 +244,32 @@ cdef enum:
     _NAME_SLOTS = 512  # a page's distinct tag names, each found once by its pointer
 
 
-def census(_Element root not None, tuple tags, bytes attribute not None, bytes kept not None):
+cdef bint _may_name(xmlNode* node, tuple named, const unsigned char* key) noexcept:
+    """Whether one of the attributes ``named`` of ``node`` may say ``key`` (lower case
+    ASCII): holds it in any case, or is not one text node (page_type._may_name)."""
+    cdef const unsigned char* value
+    cdef const unsigned char* at
+    cdef int found
+    for name in named:
+        found = _attribute_text(node, <const char*> <bytes> name, &value)
+        if found < 0:
+            return True
+        if found:
+            at = value
+            while at[0]:
+                if _word_at(at, key) is not NULL:
+                    return True
+                at += 1
+    return False
+
+
+def census(_Element root not None, tuple tags, bytes attribute not None, bytes kept not None, tuple named not None,
+           bytes key not None):
     """page_type.element_census over libxml2's nodes: how many elements of each of
     ``tags`` the tree of ``root`` holds (root included), the values of ``attribute`` on
     its elements, and its elements of tag ``kept`` (without a namespace, as lxml's
-    iter(kept) finds them), in document order. libxml2 keeps one copy of each tag name
+    iter(kept) finds them) one of whose attributes ``named`` may say ``key``
+    (_may_name; every one where the DTD may give attributes), in document order. libxml2 keeps one copy of each tag name
     of a parsed page, so a name's place in ``tags`` is looked up by its pointer once,
     and compared by its characters only on a miss. ``attribute`` is read through lxml
     only on the elements that have it, or on every element where the document's DTD
@@ -293,7 +314,7 @@ def census(_Element root not None, tuple tags, bytes attribute not None, bytes k
                     keep_it = keeps[slot]
                 if i >= 0:
                     counts[i] += 1
-                if keep_it and node.ns is NULL:
+                if keep_it and node.ns is NULL and (defaults or _may_name(node, named, <const unsigned char*> key)):
                     elements.append(elementFactory(root._doc, node))
                 if defaults or _has_attribute(node, wanted):
                     value = attributeValueFromNsName(node, NULL, wanted)

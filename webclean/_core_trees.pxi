@@ -5,6 +5,22 @@
 from libc.stdint cimport int32_t, uint16_t
 
 
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define WEBCLEAN_PREFETCH(address) __builtin_prefetch((address), 0, 3)
+    #else
+    #define WEBCLEAN_PREFETCH(address) ((void) 0)
+    #endif
+    """
+    void WEBCLEAN_PREFETCH(const void* address) noexcept nogil
+
+
+cdef enum:
+    _AHEAD = 8  # how many trees ahead of those walked the first row's walk asks for their nodes
+    _FETCHED_LINES = 64  # the most lines of 64 bytes it asks for at once (four trees' nodes)
+
+
 # --- boosted trees (classifier.TreeEnsemble.leaf_values) --------------------------------
 
 
@@ -28,7 +44,7 @@ cdef class Trees:
 
     cdef _Node* nodes
     cdef Py_ssize_t* roots
-    cdef Py_ssize_t trees, depth
+    cdef Py_ssize_t trees, depth, size
     cdef Py_ssize_t width  # the columns a row needs: the highest feature a node tests, and one
 
     def __init__(self, const Py_ssize_t[::1] feature, const double[::1] threshold, const Py_ssize_t[::1] left,
@@ -38,6 +54,7 @@ cdef class Trees:
         if not (feature.shape[0] == threshold.shape[0] == left.shape[0] == right.shape[0] == size):
             raise ValueError("the tree arrays differ in length")
         self.trees = roots.shape[0]
+        self.size = size
         self.nodes = <_Node*> malloc(max(size, 1) * sizeof(_Node))
         self.roots = <Py_ssize_t*> malloc(max(self.trees, 1) * sizeof(Py_ssize_t))
         level = <Py_ssize_t*> calloc(max(size, 1), sizeof(Py_ssize_t))
@@ -84,17 +101,32 @@ cdef class Trees:
         if rows.shape[1] < max(self.width, 1) and self.depth:
             raise ValueError(f"rows of {rows.shape[1]} features, but the trees read {self.width}")
         for r in range(n):
-            self._leaves(&rows[r, 0], &out[r, 0])
+            self._leaves(&rows[r, 0], &out[r, 0], r == 0)
 
-    cdef void _leaves(self, const double* row, double* out) noexcept nogil:
+    cdef void _leaves(self, const double* row, double* out, bint fetch) noexcept nogil:
         """Write into ``out`` (a value a tree) the value of the leaf ``row`` reaches in each
         tree. Four trees are walked side by side: each step of a walk waits on the node
         the step before chose, and four walks that do not wait on one another keep the
-        processor busy while each waits."""
-        cdef Py_ssize_t t = 0, step, a, b, c, d, node
+        processor busy while each waits. With ``fetch`` (the first row of a call), the
+        walk also asks for the nodes of the four trees _AHEAD trees on: after a page's
+        other work the trees are no longer in the cache, and which nodes a walk needs is
+        known only step by step, so that each would otherwise come when it is reached.
+        A call's other rows find them in the cache."""
+        cdef Py_ssize_t t = 0, step, a, b, c, d, node, start, stop
         cdef const _Node* nodes = self.nodes
         cdef const _Node* at
+        cdef const char* byte
+        cdef const char* end
         while t + 4 <= self.trees:
+            if fetch and t + _AHEAD < self.trees:
+                start = self.roots[t + _AHEAD]
+                stop = self.roots[t + _AHEAD + 4] if t + _AHEAD + 4 < self.trees else self.size
+                if start < stop:
+                    byte = <const char*> &nodes[start]
+                    end = <const char*> &nodes[min(stop, start + _FETCHED_LINES * 64 // sizeof(_Node))]
+                    while byte < end:
+                        WEBCLEAN_PREFETCH(byte)
+                        byte += 64
             a, b, c, d = self.roots[t], self.roots[t + 1], self.roots[t + 2], self.roots[t + 3]
             for step in range(self.depth):
                 a += nodes[a].child[not (row[nodes[a].feature] <= nodes[a].number)]

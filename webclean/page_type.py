@@ -30,8 +30,8 @@ from webclean.line_features import is_prose
 from webclean.metadata import is_forum
 from webclean.parse import meta_values
 from webclean.segment import GROUP_BIT, Line
-from webclean.text import CJK_IDEOGRAPH_RANGES, CJK_RE
-from webclean.tokenize import words
+from webclean.text import CJK_IDEOGRAPH_RANGES, CJK_IDEOGRAPHS, CJK_RE, LATIN_WORD_RE
+from webclean.tokenize import nfkc
 from webclean.vocabulary import DECLARED_TYPES
 
 # The elements counted, each a column (log(1 + count)).
@@ -51,6 +51,8 @@ _LD_TYPE_TEXT = re.compile(_LD_TYPE.pattern.decode("ascii"))
 
 # A word of an address's path.
 _PATH_WORD = re.compile(r"[^\W\d_]{2,}")
+# A run of CJK ideographs (title_words).
+_IDEOGRAPH_RUN = re.compile(f"[{CJK_IDEOGRAPHS}]{{2,}}")
 
 _LINE_KINDS = ("p", "heading", "list", "cell", "link", "text")
 SIGNAL_NAMES = (
@@ -86,15 +88,27 @@ def page_signals(root: etree._Element, html: str | bytes, url: str | None, lines
 
 def element_census(root: etree._Element) -> tuple[list[int], list[str], list[etree._Element]]:
     """How many elements of each of COUNTED_TAGS the tree of ``root`` holds (root
-    included), the values of its ``itemtype`` attributes (microdata) and its ``<meta>``
-    elements, in document order."""
+    included), the values of its ``itemtype`` attributes (microdata) and those of its
+    ``<meta>`` elements that may declare an ``og:type`` (_may_name), in document order."""
     if core.compiled is not None:  # one walk over libxml2's nodes (webclean/_core_page.pxi)
-        return core.compiled.census(root, COUNTED_TAGS, b"itemtype", b"meta")
+        return core.compiled.census(root, COUNTED_TAGS, b"itemtype", b"meta", _META_NAMES, _OG_TYPE.encode("ascii"))
     counts = dict.fromkeys(COUNTED_TAGS, 0)
     for element in root.iter(*COUNTED_TAGS):
         counts[element.tag] += 1
     item_types = [str(value) for value in root.xpath("descendant-or-self::*/@itemtype")]
-    return [counts[tag] for tag in COUNTED_TAGS], item_types, list(root.iter("meta"))
+    return [counts[tag] for tag in COUNTED_TAGS], item_types, [meta for meta in root.iter("meta") if _may_name(meta)]
+
+
+# The attributes that name a <meta>'s key (parse.meta_values), and the key of the type it declares.
+_META_NAMES = (b"property", b"name")
+_OG_TYPE = "og:type"
+
+
+def _may_name(meta: etree._Element) -> bool:
+    """Whether a ``<meta>`` may declare the page's ``og:type``: one of its _META_NAMES
+    holds it, in any case. parse.meta_values reads those exactly; the most a page's
+    ``<meta>`` elements are read so is a few."""
+    return any(_OG_TYPE in (meta.get(name.decode("ascii")) or "").lower() for name in _META_NAMES)
 
 
 class LineTotals(NamedTuple):
@@ -217,7 +231,7 @@ def _declared(html: str | bytes, item_types: Sequence[str], metas: Iterable[etre
     declared = _ld_types(html)
     names = [name.lower() for name in declared]
     names += [value.rstrip("/").rsplit("/", 1)[-1].lower() for value in item_types]
-    names += [kind.lower() for kind in meta_values(metas, "og:type")]
+    names += [kind.lower() for kind in meta_values(metas, _OG_TYPE)]
     found = dict.fromkeys((*PAGE_TYPES, None), 0)
     for name in names:
         found[DECLARED_TYPES.get(name)] += 1
@@ -282,14 +296,27 @@ def most_probable(probabilities: np.ndarray) -> tuple[str, float]:
 
 def type_words(url: str | None, title: str) -> tuple[str, ...]:
     """The words the type lexicon reads: those of the address's path (``u:``) and of
-    the title (``t:``), each once."""
+    the title (``t:``, :func:`title_words`), each once."""
     try:
         path = urlsplit(url or "").path
     except ValueError:
         path = ""
     found = {"u:" + word.lower() for word in _PATH_WORD.findall(path)}
-    found.update("t:" + word for word in words(title) if len(word) > 1)
+    found.update("t:" + word for word in title_words(title))
     return tuple(sorted(found))
+
+
+def title_words(title: str) -> list[str]:
+    """The words of a title that the type lexicon reads, lower-cased: its runs of two or
+    more letters and digits other than CJK ideographs, and each two ideographs side by
+    side in a run of them. A word of a type ("论坛", "产品", "列表") is two ideographs
+    or holds them, and the bigrams need no segmenter: a page's title is read at the
+    cost of a pattern, not of a dictionary's lookups."""
+    text = nfkc(title).lower()
+    found = [word for word in LATIN_WORD_RE.findall(text) if len(word) > 1]
+    for run in _IDEOGRAPH_RUN.findall(text):
+        found.extend(run[k : k + 2] for k in range(len(run) - 1))
+    return found
 
 
 def _log_ratios(n: np.ndarray, pages: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
