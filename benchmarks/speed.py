@@ -20,8 +20,14 @@ What is measured, in this order:
 1. one warm-up pass of every extractor over every page (webclean's model load and
    jieba's dictionary, trafilatura's and readability's first-call set-up), untimed;
 2. ``--reps`` timed passes, interleaved: page by page, each extractor runs on the
-   page in an order that rotates from page to page and from pass to pass, so a burst
-   of load on this shared machine, or a warm cache, favours none of them. Time is
+   page in an order that changes from page to page and from pass to pass, so that a
+   burst of load on this shared machine favours none of them; the orders are the rows
+   of a balanced Latin square (:func:`orders`), so that each extractor also runs right
+   after each other one as often, whose leftovers in the processor's caches (after a
+   peer that builds a large tree, the next extractor's model is cold) cost what comes
+   next. A plain rotation runs one extractor after the same neighbour three pages in
+   four: webclean after a bare parse that follows trafilatura was 13 % slower than
+   webclean listed before it, the same code. Time is
    ``time.process_time`` (CPU time of the process) around the call alone; each pass
    gives pages per CPU-second, and the tables show the median pass;
 3. webclean stage by stage: ``webclean.extract`` with the library's stage timer
@@ -204,12 +210,27 @@ def warm_up(runs: dict[str, Run], pages: Sequence[BenchPage]) -> Counter[str]:
     return errors
 
 
+def orders(n: int) -> list[list[int]]:
+    """The rows of a balanced Latin square of ``n`` extractors (Williams's design): n
+    orders of range(n), 2n where n is odd, in which each extractor comes first, last and
+    right after each other one equally often."""
+    base, low, high = [0], 1, n - 1
+    while len(base) < n:
+        base.append(low)
+        low += 1
+        if len(base) < n:
+            base.append(high)
+            high -= 1
+    rows = [[(k + shift) % n for k in base] for shift in range(n)]
+    return rows + [row[::-1] for row in rows] if n % 2 else rows
+
+
 def timed_pass(runs: dict[str, Run], pages: Sequence[BenchPage], number: int) -> Pass:
     names = list(runs)
+    square = orders(len(names))
     result = Pass()
     for i, page in enumerate(pages):
-        shift = (i + number) % len(names)
-        for name in names[shift:] + names[:shift]:
+        for name in (names[k] for k in square[(i + number) % len(square)]):
             cpu, wall, _ = call(runs[name], page)
             result.cpu[name] += cpu
             result.wall[name] += wall
@@ -368,7 +389,7 @@ def report(
         "# webclean speed",
         f"{len(pages)} pages ({described}; {size / 1e6:.1f} MB of UTF-8, median "
         f"{statistics.median(len(p.data) for p in pages) / 1024:.0f} KiB), {len(passes)} timed passes after one warm-up, "
-        "extractors interleaved page by page in rotating order. Time is process CPU time. "
+        "extractors interleaved page by page in the orders of a balanced Latin square. Time is process CPU time. "
         f"webclean's core: {info['webclean core']}.",
         *([] if "threads 1" in info.get("BLAS", "") else [_BLAS_WARNING]),
         "## Pages per CPU-second\n\n" + speed_table(passes, pages, names, warm_errors),
