@@ -160,6 +160,23 @@ def test_the_text_columns_give_the_python_columns_of_written_texts():
     assert columns[:, 8].sum() >= 2 and columns[:, 10].sum() >= 2 and columns[:, 13].sum() >= 1
 
 
+_ADDRESS_TEXTS = ["mail me@x", "see www.x", "https://a", "http:", "x.com", "x.com/y", "x.comma", "x.com_", "x.coma.org.", "hTTp", "a.b", "WWW.X"]
+
+
+@needs_core
+def test_the_text_columns_find_the_addresses_the_pattern_finds():
+    columns = _columns_both_ways(default_model("svm").lexicon, _ADDRESS_TEXTS)
+    address = columns[:, line_features._TEXT_COLUMN_NAMES.index("has_address")]
+    assert address.tolist() == [1, 1, 1, 1, 1, 1, 0, 0, 1, 0, 0, 0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="wW.htps:@comrg/ _é1", max_size=24))
+def test_every_address_holds_one_of_the_parts_the_compiled_core_looks_for(text):
+    if line_features._ADDRESS_RE.search(text):
+        assert any(part in text for part in line_features._ADDRESS_PARTS)
+
+
 @needs_core
 def test_the_text_columns_give_the_python_columns_of_the_golden_and_fuzz_lines_and_their_sentences():
     lexicon = default_model("svm").lexicon

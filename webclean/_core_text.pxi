@@ -4,7 +4,7 @@
 # marks, lengths, classes of ASCII letters and digits; the lexicon looks its words up;
 # the two regular expressions of the rules (the sentence ends, an address) stay Python's.
 
-from cpython.unicode cimport PyUnicode_Tailmatch
+from cpython.unicode cimport PyUnicode_Contains, PyUnicode_Tailmatch
 from libc.math cimport log1p
 
 
@@ -64,6 +64,14 @@ cdef bint _ends_with(str text, Py_ssize_t end, tuple endings) except -1:
     return False
 
 
+cdef bint _holds_any(str text, tuple parts) except -1:
+    """Whether ``text`` holds one of ``parts`` (each a str)."""
+    for part in parts:
+        if PyUnicode_Contains(text, part):
+            return True
+    return False
+
+
 def text_columns(list texts not None, Lexicon lexicon not None, rules, double[:, ::1] out not None, tuple columns not None):
     """line_features._text_columns into the ``columns`` of ``out`` (one for each of
     line_features._TEXT_COLUMN_NAMES, in order; a row a text), ``rules`` its rules and tokenize's
@@ -84,7 +92,7 @@ def text_columns(list texts not None, Lexicon lexicon not None, rules, double[:,
     cdef list terms
     cdef str text
     (is_mark, learn_mark, closer_marks, final_marks, sentence_ends, byte_classes, capital_byte, small_byte, digit_byte,
-     address, label_ends, cut_short_ends, bars, no_end_key) = rules
+     address, address_parts, label_ends, cut_short_ends, bars, no_end_key) = rules
     if not n or out.shape[0] != n or len(columns) != _TEXT_WIDTH or not lexicon.exact:
         return None
     for i in range(_TEXT_WIDTH):
@@ -150,7 +158,7 @@ def text_columns(list texts not None, Lexicon lexicon not None, rules, double[:,
         out[row, into[6]] = capitals / <double> (capitals + smalls) if capitals + smalls else 0.0
         out[row, into[7]] = digits / <double> (size or 1)
         out[row, into[8]] = _ends_with(text, stripped, label_ends)
-        out[row, into[9]] = address(text) is not None
+        out[row, into[9]] = _holds_any(text, address_parts) and address(text) is not None
         out[row, into[10]] = _ends_with(text, stripped, cut_short_ends)
         out[row, into[11]] = size > 0 and not _alnum(PyUnicode_READ(kind, data, 0))
         out[row, into[12]] = log1p(spaces + 1)

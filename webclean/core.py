@@ -140,8 +140,9 @@ class TextRules(NamedTuple):
     character is a mark (its cache, then the function that fills it), the marks of
     tokenize.ends_sentence, tokenize.sentence_ends, line_features' classes of ASCII
     bytes (a translation table and the byte of each class), its address pattern's
-    search, the endings of a label and of a teaser cut short, the bars, and the
-    lexicon's key of a text that does not end like a sentence."""
+    search and the parts one of which each of its matches holds (the search runs only
+    on a text that holds one), the endings of a label and of a teaser cut short, the
+    bars, and the lexicon's key of a text that does not end like a sentence."""
 
     is_mark: Mapping[str, bool]
     learn_mark: Callable[[str], bool]
@@ -153,6 +154,7 @@ class TextRules(NamedTuple):
     small: bytes
     digit: bytes
     address: Callable[[str], object]
+    address_parts: tuple[str, ...]
     label_ends: tuple[str, ...]
     cut_short_ends: tuple[str, ...]
     bars: tuple[str, ...]

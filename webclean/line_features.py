@@ -73,6 +73,8 @@ RICH_FEATURE_NAMES = (*SVM_FEATURE_NAMES, *_SHAPE_NAMES, *_GROUP_NAMES, *_STRUCT
 
 
 _ADDRESS_RE = re.compile(r"www\.|https?:|@|\.com\b|\.org\b")
+# What every match of _ADDRESS_RE holds, one of them at least: a text without any holds no address.
+_ADDRESS_PARTS = ("@", "www.", "http", ".com", ".org")
 # The endings of a label ("Release Date:") and of a teaser cut short, and the bars of a
 # share bar or a breadcrumb, as _SHAPE_NAMES reads them.
 _LABEL_ENDS = (":", "：")
@@ -140,7 +142,7 @@ _UNIT_RULES = core.UnitRules(
 # What the compiled _text_columns reads of the rules of this module and of tokenize's.
 _TEXT_RULES = core.TextRules(
     tokenize._IS_MARK, tokenize._learn_mark, tokenize._CLOSERS, tokenize.SENTENCE_FINAL, sentence_ends, _BYTE_CLASSES,
-    _CAPITAL, _SMALL, _DIGIT, _ADDRESS_RE.search, _LABEL_ENDS, _CUT_SHORT_ENDS, _BARS, NO_SENTENCE_END,
+    _CAPITAL, _SMALL, _DIGIT, _ADDRESS_RE.search, _ADDRESS_PARTS, _LABEL_ENDS, _CUT_SHORT_ENDS, _BARS, NO_SENTENCE_END,
 )  # fmt: skip
 
 
