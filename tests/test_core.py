@@ -542,6 +542,17 @@ def test_the_census_reads_the_subtree_of_its_root_and_every_itemtype_and_og_type
 
 
 @needs_core
+def test_the_census_reads_a_meta_s_key_as_the_dtd_gives_it():
+    root = etree.fromstring(
+        b'<?xml version="1.0"?><!DOCTYPE html [<!ATTLIST meta property CDATA "og:type">]>'
+        b'<html><head><meta content="article"/><meta property="og:title" content="x"/></head><body><p>x</p></body></html>'
+    )
+    _, _, metas = _census_both_ways(root)
+    assert [meta.get("content") for meta in metas] == ["article"]
+    assert list(meta_values(metas, "og:type")) == ["article"]
+
+
+@needs_core
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_trees())
 def test_the_census_gives_the_python_counts_of_any_tree(tree):

@@ -263,13 +263,23 @@ cdef bint _may_name(xmlNode* node, tuple named, const unsigned char* key) noexce
     return False
 
 
+cdef bint _may_name_given(xmlNode* node, tuple named, bytes key) except -1:
+    """_may_name where the document's DTD may give attributes: their values as lxml's
+    get reads them, defaults included, lower-cased as page_type._may_name lowers them."""
+    for name in named:
+        value = attributeValueFromNsName(node, NULL, <const_xmlChar*> <bytes> name)
+        if value is not None and key.decode("ascii") in value.lower():
+            return True
+    return False
+
+
 def census(_Element root not None, tuple tags, bytes attribute not None, bytes kept not None, tuple named not None,
            bytes key not None):
     """page_type.element_census over libxml2's nodes: how many elements of each of
     ``tags`` the tree of ``root`` holds (root included), the values of ``attribute`` on
     its elements, and its elements of tag ``kept`` (without a namespace, as lxml's
     iter(kept) finds them) one of whose attributes ``named`` may say ``key``
-    (_may_name; every one where the DTD may give attributes), in document order. libxml2 keeps one copy of each tag name
+    (_may_name; _may_name_given where the DTD may give attributes), in document order. libxml2 keeps one copy of each tag name
     of a parsed page, so a name's place in ``tags`` is looked up by its pointer once,
     and compared by its characters only on a miss. ``attribute`` is read through lxml
     only on the elements that have it, or on every element where the document's DTD
@@ -314,7 +324,8 @@ def census(_Element root not None, tuple tags, bytes attribute not None, bytes k
                     keep_it = keeps[slot]
                 if i >= 0:
                     counts[i] += 1
-                if keep_it and node.ns is NULL and (defaults or _may_name(node, named, <const unsigned char*> key)):
+                if keep_it and node.ns is NULL and (_may_name_given(node, named, key) if defaults
+                                                    else _may_name(node, named, <const unsigned char*> key)):
                     elements.append(elementFactory(root._doc, node))
                 if defaults or _has_attribute(node, wanted):
                     value = attributeValueFromNsName(node, NULL, wanted)
