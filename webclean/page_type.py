@@ -30,8 +30,8 @@ from webclean.line_features import is_prose
 from webclean.metadata import is_forum
 from webclean.parse import meta_values
 from webclean.segment import GROUP_BIT, Line
-from webclean.text import CJK_IDEOGRAPH_RANGES, CJK_IDEOGRAPHS, CJK_RE, LATIN_WORD_RE
-from webclean.tokenize import nfkc
+from webclean.text import CJK_IDEOGRAPH_RANGES, CJK_IDEOGRAPHS, CJK_RE
+from webclean.tokenize import latin_words, nfkc
 from webclean.vocabulary import DECLARED_TYPES
 
 # The elements counted, each a column (log(1 + count)).
@@ -91,7 +91,7 @@ def element_census(root: etree._Element) -> tuple[list[int], list[str], list[etr
     included), the values of its ``itemtype`` attributes (microdata) and those of its
     ``<meta>`` elements that may declare an ``og:type`` (_may_name), in document order."""
     if core.compiled is not None:  # one walk over libxml2's nodes (webclean/_core_page.pxi)
-        return core.compiled.census(root, COUNTED_TAGS, b"itemtype", b"meta", _META_NAMES, _OG_TYPE.encode("ascii"))
+        return core.compiled.census(root, COUNTED_TAGS, b"itemtype", b"meta", _META_NAME_BYTES, _OG_TYPE_BYTES)
     counts = dict.fromkeys(COUNTED_TAGS, 0)
     for element in root.iter(*COUNTED_TAGS):
         counts[element.tag] += 1
@@ -99,16 +99,18 @@ def element_census(root: etree._Element) -> tuple[list[int], list[str], list[etr
     return [counts[tag] for tag in COUNTED_TAGS], item_types, [meta for meta in root.iter("meta") if _may_name(meta)]
 
 
-# The attributes that name a <meta>'s key (parse.meta_values), and the key of the type it declares.
-_META_NAMES = (b"property", b"name")
+# The attributes that name a <meta>'s key (parse.meta_values), and the key of the type it
+# declares; as the compiled census reads them, in bytes.
+_META_NAMES = ("property", "name")
 _OG_TYPE = "og:type"
+_META_NAME_BYTES, _OG_TYPE_BYTES = tuple(name.encode("ascii") for name in _META_NAMES), _OG_TYPE.encode("ascii")
 
 
 def _may_name(meta: etree._Element) -> bool:
     """Whether a ``<meta>`` may declare the page's ``og:type``: one of its _META_NAMES
     holds it, in any case. parse.meta_values reads those exactly; the most a page's
     ``<meta>`` elements are read so is a few."""
-    return any(_OG_TYPE in (meta.get(name.decode("ascii")) or "").lower() for name in _META_NAMES)
+    return any(_OG_TYPE in (meta.get(name) or "").lower() for name in _META_NAMES)
 
 
 class LineTotals(NamedTuple):
@@ -313,7 +315,7 @@ def title_words(title: str) -> list[str]:
     or holds them, and the bigrams need no segmenter: a page's title is read at the
     cost of a pattern, not of a dictionary's lookups."""
     text = nfkc(title).lower()
-    found = [word for word in LATIN_WORD_RE.findall(text) if len(word) > 1]
+    found = [word for word in latin_words(text) if len(word) > 1]
     for run in _IDEOGRAPH_RUN.findall(text):
         found.extend(run[k : k + 2] for k in range(len(run) - 1))
     return found
