@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import struct
 import sys
+import unicodedata
 from typing import Any
 
 import numpy as np
@@ -16,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_core import FUZZ, GOLDEN, _core, _page_body, both, needs_core
 
-from webclean import core, line_features
+from webclean import core, line_features, tokenize
 from webclean import segment as segment_module
 from webclean.config import Config
 from webclean.extract import ClassifiedPage, classify_page
@@ -310,3 +311,60 @@ def test_the_unit_columns_leave_what_they_do_not_handle_to_python():
     np_float = plain._replace(link_ratio=np.float64(0.3))  # a float: read as one
     _units_both_ways([np_float])
     assert _core.unit_columns([], line_features._UNIT_RULES, out[:0], line_features._UNIT_OWN) is None  # Python raises
+
+
+# --- NFKC (tokenize.nfkc_table, _core_lexicon.pxi's Nfkc) ----------------------------------
+
+
+def _composition_seconds() -> set[int]:
+    """Every character that is the second of a canonical composition: those of Unicode's
+    canonical decompositions into two, and the vowel and final jamo that join a Hangul syllable."""
+    seconds = set(range(0x1161, 0x1176)) | set(range(0x11A8, 0x11C3))
+    for cp in range(sys.maxunicode + 1):
+        decomposition = unicodedata.decomposition(chr(cp))
+        if decomposition and not decomposition.startswith("<") and len(parts := decomposition.split()) == 2:
+            seconds.add(int(parts[1], 16))
+    return seconds
+
+
+def test_no_character_of_the_nfkc_table_composes_with_its_neighbours():
+    kinds, mapped = tokenize.nfkc_table()
+    seconds = _composition_seconds()
+    decided = [cp for cp in range(0x10000) if kinds[cp]]
+    assert len(decided) > 30_000 and 0x4E00 in decided and 0xFF0C in decided and 0x0301 not in decided
+    for cp in decided:
+        ch = chr(cp)
+        normal = unicodedata.normalize("NFKC", ch)
+        assert (kinds[cp] == 1) == (normal == ch) and mapped.get(cp, ch) == normal
+        for part in {ch, unicodedata.normalize("NFKD", ch)[0], *normal}:
+            assert ord(part) not in seconds and not unicodedata.combining(part), (hex(cp), part)
+
+
+@needs_core
+def test_the_compiled_nfkc_is_unicode_s_on_every_character_it_decides():
+    fast = tokenize.compiled_nfkc()
+    for cp in range(0x10000):
+        if not 0xD800 <= cp <= 0xDFFF and (normal := fast(chr(cp))) is not None:
+            assert normal == unicodedata.normalize("NFKC", chr(cp))
+
+
+_NFKC_TEXT = st.text(
+    st.one_of(
+        st.sampled_from("北京，：（）！？　…。「」ｶﾞ①½™ﬁé\u0301\u3099\u1161ÅΩ\u2126ｈＡ"),
+        st.characters(max_codepoint=0x3000),
+        st.characters(),
+    ),
+    max_size=40,
+)
+
+
+@needs_core
+@settings(max_examples=500, deadline=None)
+@given(_NFKC_TEXT)
+def test_the_compiled_nfkc_is_unicode_s_or_leaves_the_text_to_it(text):
+    normal = tokenize.compiled_nfkc()(text)
+    assert normal is None or normal == unicodedata.normalize("NFKC", text)
+    assert tokenize.nfkc(text) == unicodedata.normalize("NFKC", text)
+    kinds, _ = tokenize.nfkc_table()
+    if all(ord(ch) < 0x10000 and kinds[ord(ch)] for ch in text):
+        assert normal is not None

@@ -102,6 +102,8 @@ _PSEUDO_PARTS = ["a", "B", "1", "2", "+", "00", "@", ".", ":", "/", "-", " ", "�
 @example("call +1 22 33 now")  # the shortest phone: five digits
 @example("in 2009, +5 or 00 7: call 0049 30 1234 56")  # "+" and "00" with and without a phone
 @example("mail x@y.org or see a.example.COM/x")
+@example("2008年12月, 1000 or 2000 12 or 20001 23 45")  # years and "00" that open no phone, and one that does
+@example("+1 (22) 33 44, 001-22-33 and +1 22-3")
 @settings(max_examples=500, deadline=None)
 def test_pseudo_words_are_what_the_whole_pattern_finds(text):
     # split_pseudo_words leaves out the parts of the pattern a text cannot match:

@@ -1,8 +1,9 @@
 # The noise lexicon's lookups over a page's texts (lexicon.NoiseLexicon.indices and
 # line_indices), included in webclean/_core.pyx after _core_page.pxi: the same module,
 # its cimports and helpers (_Ranges, _read_ranges) in scope. A text is read where Python
-# keeps it; what Python does best (NFKC, lower-casing, the e-mail, URL and phone
-# pattern, the automaton of CJK words) the Python functions handed over still do.
+# keeps it; NFKC from the table of Nfkc where it decides the text; what Python does best
+# (NFKC of other texts, lower-casing, the e-mail, URL and phone pattern, the automaton of
+# CJK words) the Python functions handed over still do.
 
 from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISDIGIT, PyUnicode_GET_LENGTH
 
@@ -99,6 +100,103 @@ cdef bint _exact_weights(weights):
     return True
 
 
+cdef class Nfkc:
+    """NFKC of the texts whose every character it can decide alone (tokenize.nfkc_table):
+    those characters and what NFKC makes of each, in a table of the Basic Multilingual
+    Plane's code points. :meth:`normalize` gives None for a text that holds any other
+    character, where unicodedata decides (tokenize.nfkc)."""
+
+    cdef unsigned short* index  # a code point's entry: 0 not decided here, 1 itself, k > 1 the (k - 2)th mapping
+    cdef Py_UCS4* pool  # the mappings' characters, one after another
+    cdef Py_ssize_t* starts  # where each mapping starts in the pool
+    cdef unsigned char* lengths  # and how many characters it holds
+
+    def __cinit__(self):
+        self.index = NULL
+        self.pool = NULL
+        self.starts = NULL
+        self.lengths = NULL
+
+    def __init__(self, bytes kinds not None, dict mapped not None):
+        """``kinds``: a byte a code point of the plane, 1 for a character NFKC leaves as it is,
+        2 for one it maps (to ``mapped[code point]``), 0 for one it does not decide alone."""
+        cdef Py_ssize_t cp, k = 0, at = 0, size
+        if len(kinds) != 0x10000 or len(mapped) > 0xFFF0:
+            raise ValueError("a kind for each of the 65,536 code points, and fewer mappings")
+        size = sum(len(value) for value in mapped.values())
+        self.index = <unsigned short*> calloc(0x10000, sizeof(unsigned short))
+        self.pool = <Py_UCS4*> malloc((size + 1) * sizeof(Py_UCS4))
+        self.starts = <Py_ssize_t*> malloc((len(mapped) + 1) * sizeof(Py_ssize_t))
+        self.lengths = <unsigned char*> malloc(len(mapped) + 1)
+        if self.index is NULL or self.pool is NULL or self.starts is NULL or self.lengths is NULL:
+            raise MemoryError()
+        for cp in range(0x10000):
+            if kinds[cp] == 1:
+                self.index[cp] = 1
+            elif kinds[cp] == 2:
+                value = mapped[cp]
+                if not 0 < len(value) < 256:
+                    raise ValueError(f"U+{cp:04X} maps to {len(value)} characters")
+                self.index[cp] = <unsigned short> (k + 2)
+                self.starts[k], self.lengths[k] = at, <unsigned char> len(value)
+                for ch in value:
+                    self.pool[at] = ord(ch)
+                    at += 1
+                k += 1
+
+    def __dealloc__(self):
+        free(self.index)
+        free(self.pool)
+        free(self.starts)
+        free(self.lengths)
+
+    def __call__(self, str text not None):
+        return self.normalize(text)
+
+    cdef object normalize(self, str text):
+        """NFKC of ``text``, ``text`` itself where it is in NFKC; None where a character is
+        not decided here."""
+        cdef int kind = PyUnicode_KIND(text)
+        cdef const void* data = PyUnicode_DATA(text)
+        cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), i, size = 0, j, k
+        cdef Py_UCS4 ch
+        cdef unsigned short entry
+        cdef bint same = True
+        cdef Py_UCS4* out
+        for i in range(n):
+            ch = PyUnicode_READ(kind, data, i)
+            if ch > 0xFFFF:
+                return None
+            entry = self.index[ch]
+            if entry == 0:
+                return None
+            if entry == 1:
+                size += 1
+            else:
+                same = False
+                size += self.lengths[entry - 2]
+        if same:
+            return text
+        out = <Py_UCS4*> malloc(size * sizeof(Py_UCS4))
+        if out is NULL:
+            raise MemoryError()
+        try:
+            j = 0
+            for i in range(n):
+                ch = PyUnicode_READ(kind, data, i)
+                entry = self.index[ch]
+                if entry == 1:
+                    out[j] = ch
+                    j += 1
+                else:
+                    for k in range(self.starts[entry - 2], self.starts[entry - 2] + self.lengths[entry - 2]):
+                        out[j] = self.pool[k]
+                        j += 1
+            return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, size)
+        finally:
+            free(out)
+
+
 cdef class Lexicon:
     """A NoiseLexicon's tables (its fields, and what it derives from them), for the
     lookups of :meth:`indices` and :meth:`line_indices`, exactly NoiseLexicon's, and
@@ -116,6 +214,7 @@ cdef class Lexicon:
     cdef dict words, latin, marks, lines
     cdef frozenset stopwords, heads
     cdef object cjk_matcher, nfkc, split_pseudo_words
+    cdef Nfkc fast_nfkc
     cdef tuple leads
     cdef Py_ssize_t key_tokens, keyed_chars, head_chars
     cdef _Ranges ideographs
@@ -132,7 +231,7 @@ cdef class Lexicon:
 
     def __init__(self, words, latin, marks, stopwords, cjk_matcher, lines, frozenset heads not None, Py_ssize_t key_tokens,
                  tuple leads not None, Py_ssize_t keyed_chars, Py_ssize_t head_chars, tuple ideographs not None, nfkc,
-                 split_pseudo_words):
+                 split_pseudo_words, Nfkc fast_nfkc=None):
         cdef Py_ssize_t ch
         if not _read_ranges(&self.ideographs, ideographs):
             raise ValueError(f"more than {_MAX_RANGES} ranges")
@@ -144,7 +243,7 @@ cdef class Lexicon:
         if not self.exact:
             return
         self.words, self.latin, self.marks, self.lines, self.stopwords, self.heads = words, latin, marks, lines, stopwords, heads
-        self.cjk_matcher, self.nfkc, self.split_pseudo_words = cjk_matcher, nfkc, split_pseudo_words
+        self.cjk_matcher, self.nfkc, self.split_pseudo_words, self.fast_nfkc = cjk_matcher, nfkc, split_pseudo_words, fast_nfkc
         self.leads, self.key_tokens, self.keyed_chars, self.head_chars = leads, key_tokens, keyed_chars, head_chars
         self.starts = <Py_ssize_t*> malloc((key_tokens + 2) * sizeof(Py_ssize_t))
         self.ends = <Py_ssize_t*> malloc((key_tokens + 2) * sizeof(Py_ssize_t))
@@ -176,7 +275,12 @@ cdef class Lexicon:
         """``nfkc(text).lower()``: an ASCII text is NFKC already."""
         if PyUnicode_IS_ASCII(text):
             return text.lower()
-        return (<str> self.nfkc(text)).lower()
+        return self._nfkc(text).lower()
+
+    cdef str _nfkc(self, str text):
+        """``nfkc(text)``: from the compiled table where it decides every character (Nfkc)."""
+        cdef object normal = None if self.fast_nfkc is None else self.fast_nfkc.normalize(text)
+        return <str> (self.nfkc(text) if normal is None else normal)
 
     def indices(self, list texts not None):
         """NoiseLexicon.indices: T of each text and its stop-word density."""
@@ -212,7 +316,7 @@ cdef class Lexicon:
         cdef const void* data
         cdef Py_UCS4 ch
         cdef bint any_ideograph = False
-        plain = text if PyUnicode_IS_ASCII(text) else <str> self.nfkc(text)
+        plain = text if PyUnicode_IS_ASCII(text) else self._nfkc(text)
         if _pseudo_hints(plain):
             pieces, pseudo = self.split_pseudo_words(text)
             if pseudo:

@@ -32,7 +32,16 @@ from ahocorasick_rs import AhoCorasick, MatchKind
 from webclean import core
 from webclean.config import LexiconConfig
 from webclean.text import CJK_IDEOGRAPH_RANGES, CJK_IDEOGRAPHS
-from webclean.tokenize import NO_SENTENCE_END, PSEUDO_WORDS, cjk_chars, has_cjk, latin_words, nfkc, split_pseudo_words
+from webclean.tokenize import (
+    NO_SENTENCE_END,
+    PSEUDO_WORDS,
+    cjk_chars,
+    compiled_nfkc,
+    has_cjk,
+    latin_words,
+    nfkc,
+    split_pseudo_words,
+)
 
 
 @dataclass
@@ -267,6 +276,7 @@ class NoiseLexicon:
         return core.compiled.Lexicon(
             self.words, self._latin_weights, self.marks, self.stopwords, self._cjk_matcher, self.lines, self._line_heads,
             self.line_key_tokens, LINE_LEADS, _KEYED_CHARS, _HEAD_CHARS, CJK_IDEOGRAPH_RANGES, nfkc, split_pseudo_words,
+            compiled_nfkc(),
         )  # fmt: skip
 
     @cached_property

@@ -14,7 +14,7 @@ import re
 import threading
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from webclean import core
 from webclean.text import CJK_RE, LATIN_WORD_RE, WORD_RE
@@ -45,17 +45,19 @@ _PHONE_RE = (
 
 
 @functools.cache
-def _pseudo_pattern(email: bool = True, domain: bool = True, phone: bool = True) -> re.Pattern[str]:
+def _pseudo_pattern(email: bool = True, domain: bool = True, phone: bool = True, prefix: bool = True) -> re.Pattern[str]:
     """The e-mail, URL and phone pattern, without the parts a text cannot match.
 
     The e-mail part tries a run of word characters before an "@" at every position,
     and the domain part a run of domain labels at every word: both are most of the
     pattern's cost, and most texts have no "@" and no ".com". Leaving out an
-    alternative that matches nowhere in the text changes no match.
+    alternative that matches nowhere in the text changes no match. ``prefix``: the
+    URLs that open with a scheme or "www.".
     """
-    url = _URL_PREFIX_RE + (f"|{_URL_DOMAIN_RE}" if domain else "")
+    urls = ([_URL_PREFIX_RE] if prefix else []) + ([_URL_DOMAIN_RE] if domain else [])
     parts = [f"(?P<email>{_EMAIL_RE})"] if email else []
-    parts.append(f"(?P<url>{url})")
+    if urls:
+        parts.append(f"(?P<url>{'|'.join(urls)})")
     if phone:
         parts.append(f"(?P<phone>{_PHONE_RE})")
     return re.compile("|".join(parts), re.IGNORECASE)
@@ -65,10 +67,11 @@ _PSEUDO_RE = _pseudo_pattern()
 # What each part of the pattern needs: a domain part needs a top-level domain, a URL
 # without one "://" or "www.".
 _DOMAIN_HINT_RE = re.compile(r"\.(?:com|net|org|cn|gov|edu|info|io|de|uk|fr|jp)", re.IGNORECASE)
-# A phone needs "+" or "00" before a digit (international: not every "+" or year 2000
-# is one), seven digits in a row (Chinese mobile and landline, "(010)12345678") or two
+# A phone needs what an international one opens with ("+" or "00", a code and two groups
+# of digits: the pattern's first parts, where "+" before a digit or a year such as 2008
+# is none), seven digits in a row (Chinese mobile and landline, "(010)12345678") or two
 # groups of three (North American).
-_INTERNATIONAL_HINT_RE = re.compile(r"(?:\+|00)\d")
+_INTERNATIONAL_HINT_RE = re.compile(r"(?:\+|00)\d{1,3}[\s.-]?(?:\(\d{1,4}\)[\s.-]?)?\d{2,4}[\s.-]?\d\d")
 _PHONE_HINT_RE = re.compile(r"\d\d\d(?:\d{4}|\)?[\s.-]\d{3})")
 _URL_PREFIX_HINT_RE = re.compile(r"://|www\.", re.IGNORECASE)
 _PSEUDO_BY_GROUP = {"email": EMAIL, "url": URL, "phone": PHONE}
@@ -128,7 +131,7 @@ def split_pseudo_words(text: str) -> tuple[list[str], list[str]]:
     pieces: list[str] = []
     pseudo: list[str] = []
     position = 0
-    for match in _pseudo_pattern(email, domain, phone).finditer(text):
+    for match in _pseudo_pattern(email, domain, phone, url).finditer(text):
         pieces.append(text[position : match.start()])
         pseudo.append(_PSEUDO_BY_GROUP[match.lastgroup or "url"])
         position = match.end()
@@ -139,15 +142,75 @@ def split_pseudo_words(text: str) -> tuple[list[str], list[str]]:
 def nfkc(text: str) -> str:
     """``unicodedata.normalize("NFKC", text)``, faster on Chinese text.
 
-    Most Chinese text is not in NFKC only for its full-width punctuation (，：（）),
-    which NFKC maps to ASCII one for one; doing that first with a regular expression
-    leaves the rare rest to NFKC, and gives the same string (NFKC maps those
+    The compiled core decides a text whose every character is one of nfkc_table's.
+    Otherwise: most Chinese text is not in NFKC only for its full-width punctuation
+    (，：（）), which NFKC maps to ASCII one for one; doing that first with a regular
+    expression leaves the rare rest to NFKC, and gives the same string (NFKC maps those
     characters to exactly these).
     """
+    if core.compiled is not None:
+        normal = compiled_nfkc()(text)
+        if normal is not None:
+            return normal
     if unicodedata.is_normalized("NFKC", text):
         return text
     text = half_width(text)
     return text if unicodedata.is_normalized("NFKC", text) else unicodedata.normalize("NFKC", text)
+
+
+# The blocks of the Basic Multilingual Plane whose characters nfkc_table decides one by
+# one: the scripts and punctuation of the dev data's pages (Latin, Greek, Cyrillic,
+# general punctuation, symbols, CJK punctuation, kana, ideographs, full-width forms).
+# The halfwidth Hangul letters (U+FFA0-FFDC) are left out: NFKC makes them jamo that
+# join the syllable before them.
+NFKC_BLOCKS = (
+    (0x0000, 0x024F), (0x0370, 0x04FF), (0x2000, 0x206F), (0x20A0, 0x20CF), (0x2100, 0x22FF),
+    (0x2460, 0x25FF), (0x3000, 0x30FF), (0xFF00, 0xFF9F), (0xFFE0, 0xFFEF),
+)  # fmt: skip
+# The ideographs of CJK Unified Ideographs and its Extension A: each is in NFKC, and a
+# starter that composes with nothing (tests/test_tokenize.py checks every one).
+NFKC_IDEOGRAPHS = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF))
+_LONGEST_MAPPING = 8
+
+
+def nfkc_table() -> tuple[bytes, dict[int, str]]:
+    """The characters whose NFKC a text's NFKC is made of, whatever characters surround
+    them: a byte a code point of the Basic Multilingual Plane (1: NFKC leaves it as it is,
+    2: it maps it, 0: not one of them), and what each mapped one becomes.
+
+    A character of NFKC_BLOCKS or NFKC_IDEOGRAPHS is one where it, the first character of
+    its compatibility decomposition and every character of its NFKC are starters
+    (canonical combining class 0): NFKC then neither reorders nor composes across it, as
+    none of them is the second character of a canonical composition (tests/test_tokenize.py
+    checks that against every composition of Unicode), so the NFKC of a text of such
+    characters is the NFKC of each, one after the other."""
+    kinds = bytearray(0x10000)
+    mapped: dict[int, str] = {}
+    for first, last in NFKC_IDEOGRAPHS:
+        kinds[first : last + 1] = b"\x01" * (last + 1 - first)
+    for first, last in NFKC_BLOCKS:
+        for cp in range(first, last + 1):
+            ch = chr(cp)
+            normal = unicodedata.normalize("NFKC", ch)
+            if (
+                unicodedata.combining(ch)
+                or unicodedata.combining(unicodedata.normalize("NFKD", ch)[0])
+                or any(unicodedata.combining(part) for part in normal)
+                or len(normal) > _LONGEST_MAPPING
+            ):
+                continue
+            kinds[cp] = 1 if normal == ch else 2
+            if normal != ch:
+                mapped[cp] = normal
+    return bytes(kinds), mapped
+
+
+@functools.cache
+def compiled_nfkc() -> Callable[[str], str | None]:
+    """The compiled core's NFKC of nfkc_table (core.compiled.Nfkc): None for a text it
+    does not decide."""
+    assert core.compiled is not None
+    return core.compiled.Nfkc(*nfkc_table())
 
 
 # ASCII's printable characters in their full-width forms, which NFKC moves down by
