@@ -74,6 +74,9 @@ _LEXICON_TEXTS = [
     "Now. Then w.x", "a.Com b.ıo", "call 010-12345678 today", "tel (555) 123 4567", "+1", "00x", "the end of it all",
     "_under_score_ and 12_34", "١٢٣ digits ٤", "Ⅻ roman", "x" * 250, "photo " + "word " * 60, "photo" + " " * 300 + "x",
     "the " * 45 + "end", "\u3000" * 50 + "photo", "é" * 39 + "a b", "a\u0301 e\u0301", "ﬁ ligature", "\U0001F600 emoji 分享",
+    # the phones' hints at their edges: seven digits, 3 and 3 across a mark, "00" before five digits
+    "1234567", "123456", "123) 456", "123)456", "123-45", "2008年12月31日", "0012345", "00 12345", "001 (2) 34-5", "001 (2) 3x45",
+    "Call 00 49 30 1234", "电话：（010）12345678", "(010)1234567 或 0010 2 3", "拨打 001 22 33 即可", "(555)123-4567 or 555.123.4567",
 ]
 
 
@@ -121,6 +124,14 @@ _LEXICON_ALPHABET = "aAsSeE ōσΣς²ǅİ0١9_.,:@+/-w中文分享责任编辑�
 def test_the_lexicon_lookups_give_the_python_weights_of_any_text(texts, key_tokens):
     _lexicon_both_ways(dataclasses.replace(_SMALL_LEXICON, line_key_tokens=key_tokens), texts)
     _lexicon_both_ways(_SMALL_LEXICON, [text * 5 for text in texts])
+
+
+@needs_core
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.text(alphabet="0012345 ()-.+x年\u00a0١）", max_size=40), max_size=5))
+def test_the_lexicon_lookups_give_the_python_weights_of_any_numbers(texts):
+    # Where phones may be (tokenize's hints) the compiled core asks split_pseudo_words.
+    _lexicon_both_ways(_SMALL_LEXICON, texts)
 
 
 @needs_core

@@ -262,6 +262,22 @@ cdef inline bint _is_element(xmlNode* node) noexcept nogil:
             or node.type == tree.XML_ENTITY_REF_NODE or node.type == tree.XML_PI_NODE)
 
 
+# What attr_marks gave for each class and id value met on the pages segmented so far, by
+# the last attr_marks handed over (a test may hand over another): a page's elements
+# share a few values, and a site's pages the same ones. Emptied past _SEEN_MARKS_MAX.
+cdef dict _SEEN_MARKS = {}
+cdef object _SEEN_MARKS_OF = None
+cdef Py_ssize_t _SEEN_MARKS_MAX = 8192
+
+
+cdef dict _seen_marks(attr_marks):
+    global _SEEN_MARKS_OF
+    if attr_marks is not _SEEN_MARKS_OF or len(_SEEN_MARKS) > _SEEN_MARKS_MAX:
+        _SEEN_MARKS.clear()
+        _SEEN_MARKS_OF = attr_marks
+    return _SEEN_MARKS
+
+
 cdef class _Segmenter:
     """One call of :func:`segment`: the state of segment.segment's walk, in C."""
 
@@ -273,7 +289,7 @@ cdef class _Segmenter:
     cdef object beside_tags, beside_roles, story_tags, attr_marks, takes_entry, text_size, make_line
     cdef object holds_story, tag_kinds, link_kind
     cdef list kind_names  # the kinds of tags met, the other kind first
-    cdef dict page_marks  # attr_marks of each class and id value met on the page
+    cdef dict page_marks  # attr_marks of each class and id value met (_seen_marks)
     # segment's settings (config.LinesConfig), as its Python walk reads them: Python
     # objects, so that they compare and multiply as they do there, whatever their type
     cdef object passed_max_share, story_paragraph_chars, all_link
@@ -558,7 +574,7 @@ def segment(_Element container not None, rules, settings):
     if walk.all_link_float:
         walk.all_link_value = walk.all_link
     walk.kind_names = [other_kind]
-    walk.page_marks = {}
+    walk.page_marks = _seen_marks(walk.attr_marks)
     walk.lines = []
     walk.besides = []
     top.block, top.in_link, top.noise, top.content, top.groups, top.furniture, top.beside = True, False, False, False, 0, False, -1

@@ -207,8 +207,10 @@ cdef class Lexicon:
     tokenize.split_pseudo_words runs only where _pseudo_hints says it may find an
     e-mail, a URL or a phone: where the text, NFKC, holds "@", "://", "w." or "W.", "." before a
     letter that can open a domain's ending (or any character beyond ASCII), "+" before a
-    digit, or three digits in a row (tokenize's hints all need one of these); the text
-    whole, NFKC, is its one piece elsewhere, which is what split_pseudo_words gives.
+    digit, seven digits in a row, three digits and three more across a space, "." or "-"
+    (a ")" before it or not), or "00" before five digits among such marks (tokenize's
+    hints all need one of these); the text whole, NFKC, is its one piece elsewhere, which
+    is what split_pseudo_words gives.
     """
 
     cdef dict words, latin, marks, lines
@@ -404,19 +406,39 @@ cdef class Lexicon:
         return heaviest
 
 
+cdef inline bint _phone_space(Py_UCS4 ch) noexcept:
+    # What may part the groups of a phone's digits in tokenize's patterns: \s, "." or "-".
+    return Py_UNICODE_ISSPACE(ch) or ch == u"." or ch == u"-"
+
+
+cdef bint _digits_after(int kind, const void* data, Py_ssize_t n, Py_ssize_t i, Py_ssize_t count) noexcept:
+    """Whether ``count`` decimal digits start at ``i``."""
+    cdef Py_ssize_t k
+    if i + count > n:
+        return False
+    for k in range(i, i + count):
+        if not _decimal(PyUnicode_READ(kind, data, k)):
+            return False
+    return True
+
+
 cdef bint _pseudo_hints(str text) noexcept:
     """Whether split_pseudo_words may find a pseudo-word in ``text`` (NFKC): Lexicon's docstring says where."""
     cdef int kind = PyUnicode_KIND(text)
     cdef const void* data = PyUnicode_DATA(text)
-    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), i, digits = 0
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), i, j, digits = 0, found
     cdef Py_UCS4 ch, after
     for i in range(n):
         ch = PyUnicode_READ(kind, data, i)
         if _decimal(ch):
             digits += 1
-            if digits == 3:
+            if digits == 7:
                 return True
             continue
+        if digits >= 3:  # three digits, ")" or not, a space, "." or "-", three digits
+            j = i + 1 if ch == u")" else i
+            if j < n and _phone_space(PyUnicode_READ(kind, data, j)) and _digits_after(kind, data, n, j + 1, 3):
+                return True
         digits = 0
         after = PyUnicode_READ(kind, data, i + 1) if i + 1 < n else 0
         if ch == u"@":
@@ -429,6 +451,21 @@ cdef bint _pseudo_hints(str text) noexcept:
             return True
         if ch == u"+" and after and _decimal(after):
             return True
+    # "00" and a digit, then five digits among spaces, ".", "-" and parentheses: an
+    # international number's least (tokenize._INTERNATIONAL_HINT_RE).
+    for i in range(n - 2):
+        if PyUnicode_READ(kind, data, i) == u"0" and PyUnicode_READ(kind, data, i + 1) == u"0" and _decimal(
+            PyUnicode_READ(kind, data, i + 2)
+        ):
+            found = 0
+            for j in range(i + 2, n):
+                ch = PyUnicode_READ(kind, data, j)
+                if _decimal(ch):
+                    found += 1
+                    if found == 5:
+                        return True
+                elif not (_phone_space(ch) or ch == u"(" or ch == u")"):
+                    break
     return False
 
 
