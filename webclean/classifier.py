@@ -440,8 +440,29 @@ def one_blas_thread() -> AbstractContextManager[Any]:
     The kernel is a product of a few hundred rows by a few dozen columns a chunk: a
     second thread only waits for the first, and spins while it waits, so that two
     threads took 2.5 times the CPU of one per page (and much more on a busy machine).
-    Setting the count costs microseconds; finding the libraries is done once."""
-    return _blas_libraries().limit(limits=1)
+    Finding the libraries is done once; each library's count is read and set directly
+    (threadpoolctl's controllers), about a microsecond, where threadpoolctl's limit
+    costs ten."""
+    return _OneBlasThread(_blas_libraries().lib_controllers)
+
+
+class _OneBlasThread:
+    __slots__ = ("_before", "_libraries")
+
+    def __init__(self, libraries: Sequence[Any]) -> None:
+        self._libraries = libraries
+        self._before: list[Any] = []
+
+    def __enter__(self) -> None:
+        self._before = [library.get_num_threads() for library in self._libraries]
+        for library, threads in zip(self._libraries, self._before):
+            if threads != 1:
+                library.set_num_threads(1)
+
+    def __exit__(self, *exc: object) -> None:
+        for library, threads in zip(self._libraries, self._before):
+            if threads != 1 and threads is not None:
+                library.set_num_threads(threads)
 
 
 @cache
