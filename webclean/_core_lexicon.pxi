@@ -165,6 +165,9 @@ cdef class Nfkc:
         cdef Py_UCS4* out
         for i in range(n):
             ch = PyUnicode_READ(kind, data, i)
+            if ch < 0x80 or 0x4E00 <= ch <= 0x9FFF:  # ASCII and the ideographs, without the table's memory
+                size += 1
+                continue
             if ch > 0xFFFF:
                 return None
             entry = self.index[ch]
@@ -184,7 +187,7 @@ cdef class Nfkc:
             j = 0
             for i in range(n):
                 ch = PyUnicode_READ(kind, data, i)
-                entry = self.index[ch]
+                entry = 1 if ch < 0x80 or 0x4E00 <= ch <= 0x9FFF else self.index[ch]
                 if entry == 1:
                     out[j] = ch
                     j += 1

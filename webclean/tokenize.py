@@ -168,7 +168,8 @@ NFKC_BLOCKS = (
     (0x2460, 0x25FF), (0x3000, 0x30FF), (0xFF00, 0xFF9F), (0xFFE0, 0xFFEF),
 )  # fmt: skip
 # The ideographs of CJK Unified Ideographs and its Extension A: each is in NFKC, and a
-# starter that composes with nothing (tests/test_tokenize.py checks every one).
+# starter that composes with nothing (tests/test_core_features.py checks every one; the
+# compiled core takes U+4E00-9FFF and ASCII as they are without reading the table).
 NFKC_IDEOGRAPHS = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF))
 _LONGEST_MAPPING = 8
 
