@@ -153,6 +153,13 @@ cdef class Nfkc:
     def __call__(self, str text not None):
         return self.normalize(text)
 
+    cdef inline unsigned short _entry(self, Py_UCS4 ch) noexcept:
+        """The table's entry of ``ch``; ASCII and the ideographs U+4E00-9FFF, which NFKC
+        leaves as they are, without reading the table's memory."""
+        if ch < 0x80 or 0x4E00 <= ch <= 0x9FFF:
+            return 1
+        return self.index[ch] if ch <= 0xFFFF else 0
+
     cdef object normalize(self, str text):
         """NFKC of ``text``, ``text`` itself where it is in NFKC; None where a character is
         not decided here."""
@@ -164,13 +171,7 @@ cdef class Nfkc:
         cdef bint same = True
         cdef Py_UCS4* out
         for i in range(n):
-            ch = PyUnicode_READ(kind, data, i)
-            if ch < 0x80 or 0x4E00 <= ch <= 0x9FFF:  # ASCII and the ideographs, without the table's memory
-                size += 1
-                continue
-            if ch > 0xFFFF:
-                return None
-            entry = self.index[ch]
+            entry = self._entry(PyUnicode_READ(kind, data, i))
             if entry == 0:
                 return None
             if entry == 1:
@@ -187,7 +188,7 @@ cdef class Nfkc:
             j = 0
             for i in range(n):
                 ch = PyUnicode_READ(kind, data, i)
-                entry = 1 if ch < 0x80 or 0x4E00 <= ch <= 0x9FFF else self.index[ch]
+                entry = self._entry(ch)
                 if entry == 1:
                     out[j] = ch
                     j += 1
@@ -283,7 +284,8 @@ cdef class Lexicon:
         return self._nfkc(text).lower()
 
     cdef str _nfkc(self, str text):
-        """``nfkc(text)``: from the compiled table where it decides every character (Nfkc)."""
+        """``nfkc(text)``: from the compiled table where it decides every character (Nfkc),
+        else by the Python function handed over (tokenize.unicode_nfkc)."""
         cdef object normal = None if self.fast_nfkc is None else self.fast_nfkc.normalize(text)
         return <str> (self.nfkc(text) if normal is None else normal)
 

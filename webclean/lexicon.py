@@ -41,6 +41,7 @@ from webclean.tokenize import (
     latin_words,
     nfkc,
     split_pseudo_words,
+    unicode_nfkc,
 )
 
 
@@ -275,8 +276,8 @@ class NoiseLexicon:
         assert core.compiled is not None
         return core.compiled.Lexicon(
             self.words, self._latin_weights, self.marks, self.stopwords, self._cjk_matcher, self.lines, self._line_heads,
-            self.line_key_tokens, LINE_LEADS, _KEYED_CHARS, _HEAD_CHARS, CJK_IDEOGRAPH_RANGES, nfkc, split_pseudo_words,
-            compiled_nfkc(),
+            self.line_key_tokens, LINE_LEADS, _KEYED_CHARS, _HEAD_CHARS, CJK_IDEOGRAPH_RANGES, unicode_nfkc,
+            split_pseudo_words, compiled_nfkc(),
         )  # fmt: skip
 
     @cached_property

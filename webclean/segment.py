@@ -565,14 +565,14 @@ def _kind(owner: etree._Element, ratio: float, all_link: float) -> str:
 
 
 def _compiled_attr_marks() -> Callable[[str], tuple[bool, bool, int, bool, bool]]:
-    """_attr_marks compiled (core.compiled.AttrMarks) where the core is, in the same cache."""
+    """_attr_marks compiled (core.compiled.AttrMarks) where the core is: uncached, as the
+    compiled walk keeps what it gives from page to page."""
     if core.compiled is None:
         return _attr_marks
-    marks = core.compiled.AttrMarks(
+    return core.compiled.AttrMarks(
         _WORD_BITS, _GROUPS_MASK, _NOISE_BIT, _CONTENT_BIT, REVIEWS_BIT, _names_reviews, _CONSENT_CUES, _names_consent,
         _GALLERY_CUES, _names_gallery,
     )
-    return functools.lru_cache(maxsize=_attr_marks.cache_parameters()["maxsize"])(marks)
 
 
 # What the compiled segment (core.compiled.segment) reads of the rules above.

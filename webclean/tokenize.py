@@ -140,18 +140,23 @@ def split_pseudo_words(text: str) -> tuple[list[str], list[str]]:
 
 
 def nfkc(text: str) -> str:
-    """``unicodedata.normalize("NFKC", text)``, faster on Chinese text.
-
-    The compiled core decides a text whose every character is one of nfkc_table's.
-    Otherwise: most Chinese text is not in NFKC only for its full-width punctuation
-    (，：（）), which NFKC maps to ASCII one for one; doing that first with a regular
-    expression leaves the rare rest to NFKC, and gives the same string (NFKC maps those
-    characters to exactly these).
-    """
+    """``unicodedata.normalize("NFKC", text)``, faster on Chinese text: the compiled core
+    decides a text whose every character is one of nfkc_table's, unicode_nfkc the rest."""
     if core.compiled is not None:
         normal = compiled_nfkc()(text)
         if normal is not None:
             return normal
+    return unicode_nfkc(text)
+
+
+def unicode_nfkc(text: str) -> str:
+    """``unicodedata.normalize("NFKC", text)``, by unicodedata.
+
+    Most Chinese text is not in NFKC only for its full-width punctuation (，：（）),
+    which NFKC maps to ASCII one for one; doing that first with a regular expression
+    leaves the rare rest to NFKC, and gives the same string (NFKC maps those
+    characters to exactly these).
+    """
     if unicodedata.is_normalized("NFKC", text):
         return text
     text = half_width(text)
@@ -182,7 +187,7 @@ def nfkc_table() -> tuple[bytes, dict[int, str]]:
     A character of NFKC_BLOCKS or NFKC_IDEOGRAPHS is one where it, the first character of
     its compatibility decomposition and every character of its NFKC are starters
     (canonical combining class 0): NFKC then neither reorders nor composes across it, as
-    none of them is the second character of a canonical composition (tests/test_tokenize.py
+    none of them is the second character of a canonical composition (tests/test_core_features.py
     checks that against every composition of Unicode), so the NFKC of a text of such
     characters is the NFKC of each, one after the other."""
     kinds = bytearray(0x10000)
