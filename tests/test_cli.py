@@ -157,8 +157,16 @@ def test_evaluate_leaves_one_set_out(tmp_path, capsys):
     assert main(["evaluate", "--input", str(first), str(second), "--leave-one-set-out", *SMALL_TRAINING]) == 0
     table = capsys.readouterr().out
     assert "| first | 4 |" in table and "| second | 4 |" in table and "| all | 8 |" in table
+    # Two processes train the two held-out models: the same figures (but the speed's).
+    assert main(["evaluate", "--input", str(first), str(second), "--leave-one-set-out", "--jobs", "2", *SMALL_TRAINING]) == 0
+    figures = [line.rsplit("|", 2)[0] for line in capsys.readouterr().out.splitlines()]
+    assert figures == [line.rsplit("|", 2)[0] for line in table.splitlines()]
     with pytest.raises(SystemExit):
         main(["evaluate", "--input", str(first), "--leave-one-set-out", "--cross-validate", "3"])
+    for jobs in ("0", "two"):
+        with pytest.raises(SystemExit):
+            main(["evaluate", "--input", str(first), "--leave-one-set-out", "--jobs", jobs])
+        assert "a number of processes, 1 or more" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

@@ -52,6 +52,15 @@ def test_leave_one_set_out_scores_every_page_once(sets):
     assert set(evaluation.summary()) == {"alpha", "beta", "cleaneval_zh", "cwced_cleaneval", "all"}
 
 
+def test_held_out_models_trained_in_processes_score_as_in_one(sets):
+    config = Config().with_overrides(SMALL)
+    alone = leave_one_set_out(sets, config)
+    side_by_side = leave_one_set_out(sets, config, jobs=2)
+    # The same pages in the same order, with the same scores: the same models.
+    assert [(r.score.page_id, r.score.token) for r in side_by_side.results] == [(r.score.page_id, r.score.token) for r in alone.results]
+    assert side_by_side.summary() != {} and side_by_side.summary()["all"]["token_f1"] == alone.summary()["all"]["token_f1"]
+
+
 def test_site_folds_keep_each_site_on_one_side():
     pages = synthetic_pages(range(330, 342))
     sites = ["a.example.com", "b.example.com", "www.other.org", "news.site.co.uk"]

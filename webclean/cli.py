@@ -112,6 +112,13 @@ def _parser() -> argparse.ArgumentParser:
         help="score the judge split's pages with a model trained on every other page (docs/quality.md)",
     )
     evaluate.add_argument(
+        "--jobs",
+        type=_processes,
+        default=1,
+        metavar="N",
+        help="--leave-one-set-out and --cross-validate: train the held-out models in N processes side by side",
+    )
+    evaluate.add_argument(
         "--group",
         choices=("site", "page"),
         default="site",
@@ -268,6 +275,13 @@ def _run_train(args: argparse.Namespace, config: Config) -> int:
     return 0
 
 
+def _processes(value: str) -> int:
+    """A count of processes, 1 or more (argparse's type)."""
+    if not value.isdigit() or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"a number of processes, 1 or more, not {value!r}")
+    return int(value)
+
+
 def _run_evaluate(args: argparse.Namespace, config: Config) -> int:
     from webclean.datasets import read_pages
     from webclean.evaluate import cross_validate, evaluate, judge, leave_one_set_out
@@ -276,9 +290,9 @@ def _run_evaluate(args: argparse.Namespace, config: Config) -> int:
     if args.judge:
         evaluation = judge(read_pages(args.input), config)
     elif args.leave_one_set_out:
-        evaluation = leave_one_set_out(read_pages(args.input), config, split=args.split)
+        evaluation = leave_one_set_out(read_pages(args.input), config, split=args.split, jobs=args.jobs)
     elif args.cross_validate:
-        evaluation = cross_validate(read_pages(args.input), config, args.cross_validate, by=args.group, split=args.split)
+        evaluation = cross_validate(read_pages(args.input), config, args.cross_validate, by=args.group, split=args.split, jobs=args.jobs)
     else:
         evaluation = evaluate(select(list(read_pages(args.input)), args.split), config, _model(args, config))
     print(evaluation.table())

@@ -11,9 +11,11 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import statistics
 import time
 from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -152,19 +154,22 @@ def _fmt(value: float | int | None) -> str:
     return f"{value:.0f}" if value > 10 else f"{value:.3f}"
 
 
-def leave_one_set_out(pages: Iterable[Page], config: Config, *, split: str = "dev") -> Evaluation:
+def leave_one_set_out(pages: Iterable[Page], config: Config, *, split: str = "dev", jobs: int = 1) -> Evaluation:
     """For each set, train on every other set and score the one left out; a set of
     SITE_FOLDED is left out one site at a time, trained on its other sites too.
 
     The primary measure of generalisation: no page, site or set of the scored pages
     was trained on (nor their twin, TWINS), so a rule that fits the dev sites cannot
     pass as skill. Sets in SCORE_ONLY are scored and never trained on, the judge split
-    never trains (splits.py); ``split`` says which pages are scored (splits.select).
+    never trains (splits.py); ``split`` says which pages are scored (splits.select);
+    ``jobs``: how many processes train the held-out models side by side.
     """
-    return _held_out_evaluation(pages, config, split, by="set")
+    return _held_out_evaluation(pages, config, split, by="set", jobs=jobs)
 
 
-def cross_validate(pages: Iterable[Page], config: Config, folds: int, *, by: str = "site", split: str = "dev") -> Evaluation:
+def cross_validate(
+    pages: Iterable[Page], config: Config, folds: int, *, by: str = "site", split: str = "dev", jobs: int = 1
+) -> Evaluation:
     """Train on all folds but one and score the one left out, for each fold.
 
     ``by="site"`` groups pages by site (site_of) before they are split, so that no
@@ -172,7 +177,7 @@ def cross_validate(pages: Iterable[Page], config: Config, folds: int, *, by: str
     site score on that site's other pages. Either way the same page annotated twice
     (cleaneval_zh and cwced_cleaneval) never sits on both sides.
     """
-    return _held_out_evaluation(pages, config, split, by=by, folds=folds)
+    return _held_out_evaluation(pages, config, split, by=by, folds=folds, jobs=jobs)
 
 
 def judge(pages: Iterable[Page], config: Config) -> Evaluation:
@@ -181,14 +186,44 @@ def judge(pages: Iterable[Page], config: Config) -> Evaluation:
     return _held_out_evaluation(pages, config, "judge", by="judge")
 
 
-def _held_out_evaluation(pages: Iterable[Page], config: Config, split: str, *, by: str, folds: int = 5) -> Evaluation:
+def _held_out_evaluation(pages: Iterable[Page], config: Config, split: str, *, by: str, folds: int = 5, jobs: int = 1) -> Evaluation:
     pages = list(pages)
     judged = judge_flags(pages)  # site_of parses pages without an address: once for both uses
     scored = {id(page) for page in select(pages, split, judged)}
+    groups = [
+        ([i for i in held if id(pages[i]) in scored], train_on)
+        for held, train_on in held_out_groups(pages, by=by, folds=folds, judged=judged)
+    ]
+    trainer = _Trainer(pages, config)
     evaluation = Evaluation()
-    for held_out, model in held_out_models(pages, config, by=by, folds=folds, judged=judged):
-        evaluation.results.extend(evaluate([page for page in held_out if id(page) in scored], config, model).results)
+    if jobs <= 1 or len(groups) < 2:
+        for group in groups:
+            evaluation.results.extend(trainer.score(*group))
+        return evaluation
+    # Each process gets the pages and their labels once (labelled here, once), then
+    # the groups one by one; a process of its own (forkserver or spawn), as a fork
+    # of a process whose OpenMP threads have run (the boosted trees') may hang.
+    trainer.label(sorted({i for _, train_on in groups for i in train_on}))
+    start = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    with ProcessPoolExecutor(
+        min(jobs, len(groups)), mp_context=multiprocessing.get_context(start), initializer=_take, initargs=(trainer,)
+    ) as pool:
+        for results in pool.map(_score_group, groups):
+            evaluation.results.extend(results)
     return evaluation
+
+
+_TRAINER: _Trainer | None = None  # a worker process's pages and labels (_held_out_evaluation)
+
+
+def _take(trainer: _Trainer) -> None:
+    global _TRAINER
+    _TRAINER = trainer
+
+
+def _score_group(group: tuple[list[int], list[int]]) -> list[PageResult]:
+    assert _TRAINER is not None
+    return _TRAINER.score(*group)
 
 
 def held_out_models(
@@ -203,9 +238,19 @@ def held_out_models(
     ``"judge"``: the judge split alone. Each page is labelled once for all models.
     ``judged``: the pages' splits.judge_flags, where the caller has them.
     """
+    pages = list(pages)
+    trainer = _Trainer(pages, config)
+    for held, train_on in held_out_groups(pages, by=by, folds=folds, judged=judged):
+        yield [pages[i] for i in held], trainer.model(train_on)
+
+
+def held_out_groups(
+    pages: Sequence[Page], *, by: str = "set", folds: int = 5, judged: Sequence[bool] | None = None
+) -> list[tuple[list[int], list[int]]]:
+    """The groups of :func:`held_out_models`: for each, the indices of its held-out pages
+    and of the pages its model trains on."""
     if by not in ("set", "site", "page", "judge"):
         raise ValueError(f"held-out groups by {by!r}: set, site, page or judge")
-    pages = list(pages)
     judged = judge_flags(pages) if judged is None else judged
     if by == "set":
         groups = [f"{page.source}:{site_of(page)}" if page.source in SITE_FOLDED else page.source for page in pages]
@@ -214,12 +259,12 @@ def held_out_models(
     else:
         keys = [site_of(page) if by == "site" else page_key(page) for page in pages]
         groups = [str(fold_of(key, folds)) for key in keys]
-    trainer = _Trainer(pages, config)
+    found = []
     for group in sorted(set(groups) - {""}):
         held = [i for i, g in enumerate(groups) if g == group]
         left_out = {TWINS.get(pages[i].source) for i in held} if by == "set" else set()
-        train_on = [i for i, g in enumerate(groups) if g != group and not judged[i] and pages[i].source not in left_out]
-        yield [pages[i] for i in held], trainer.model(train_on)
+        found.append((held, [i for i, g in enumerate(groups) if g != group and not judged[i] and pages[i].source not in left_out]))
+    return found
 
 
 class _Trainer:
@@ -230,12 +275,24 @@ class _Trainer:
         self._labelled: dict[int, LabelledPage] = {}
 
     def model(self, indices: list[int]) -> Model:
-        from webclean.training import label_page, train, train_labelled
+        from webclean.training import train, train_labelled
 
         indices = [i for i in indices if self.pages[i].source not in SCORE_ONLY]
         if method(self.config.method).classifier is None:  # a method of its own steps trains as it says
             return train((self.pages[i] for i in indices), self.config)[0]
-        for i in indices:
-            if i not in self._labelled:
-                self._labelled[i] = label_page(self.pages[i], self.config)
+        self.label(indices)
         return train_labelled((self._labelled[i] for i in indices), self.config)[0]
+
+    def score(self, held: list[int], train_on: list[int]) -> list[PageResult]:
+        """The results of the pages ``held`` by the model trained on ``train_on``."""
+        return evaluate([self.pages[i] for i in held], self.config, self.model(train_on)).results
+
+    def label(self, indices: Iterable[int]) -> None:
+        """Label the pages of ``indices`` that a model may train on, where not yet done."""
+        from webclean.training import label_page
+
+        if method(self.config.method).classifier is None:
+            return
+        for i in indices:
+            if i not in self._labelled and self.pages[i].source not in SCORE_ONLY:
+                self._labelled[i] = label_page(self.pages[i], self.config)
