@@ -61,6 +61,16 @@ def test_held_out_models_trained_in_processes_score_as_in_one(sets):
     assert side_by_side.summary()["all"]["token_f1"] == alone.summary()["all"]["token_f1"]
 
 
+def test_a_group_with_no_page_to_score_trains_no_model(sets, monkeypatch):
+    from webclean import evaluate
+
+    assert not any(judge_flags(sets))
+    trained = []
+    monkeypatch.setattr(evaluate._Trainer, "model", lambda self, indices: trained.append(indices))
+    assert leave_one_set_out(sets, Config().with_overrides(SMALL), split="judge").results == []
+    assert trained == []
+
+
 def test_site_folds_keep_each_site_on_one_side():
     pages = synthetic_pages(range(330, 342))
     sites = ["a.example.com", "b.example.com", "www.other.org", "news.site.co.uk"]

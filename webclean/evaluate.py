@@ -190,9 +190,12 @@ def _held_out_evaluation(pages: Iterable[Page], config: Config, split: str, *, b
     pages = list(pages)
     judged = judge_flags(pages)  # site_of parses pages without an address: once for both uses
     scored = {id(page) for page in select(pages, split, judged)}
+    # A group with no page to score (tt_zh_dev's judged site under split "dev", a set
+    # without judged pages under "judge") trains no model.
     groups = [
-        ([i for i in held if id(pages[i]) in scored], train_on)
-        for held, train_on in held_out_groups(pages, by=by, folds=folds, judged=judged)
+        (held, train_on)
+        for all_held, train_on in held_out_groups(pages, by=by, folds=folds, judged=judged)
+        if (held := [i for i in all_held if id(pages[i]) in scored])
     ]
     trainer = _Trainer(pages, config)
     evaluation = Evaluation()
