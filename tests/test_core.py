@@ -135,6 +135,19 @@ def test_segment_gives_the_python_lines_of_the_fuzz_corpus():
 
 
 @needs_core
+def test_segment_reads_the_class_id_and_role_that_a_dtd_gives_an_element():
+    # The walk asks for an element's class, id and role only where it writes them, unless
+    # the document's DTD may give them: then, as lxml's get() reads it, a default counts.
+    root = etree.fromstring(
+        b'<?xml version="1.0"?><!DOCTYPE html [<!ATTLIST div class CDATA "comments" role CDATA "navigation">'
+        b'<!ATTLIST p id CDATA "related">]><html><body><div><p>Reply text</p></div><p>Story</p></body></html>'
+    )
+    body = root.find("body")
+    lines = lines_both_ways(body)
+    assert [(line.text, line.noise_attr, line.furniture) for line in lines] == [("Reply text", True, True), ("Story", True, False)]
+
+
+@needs_core
 def test_segment_of_an_inner_element_counts_its_ancestors():
     root = html.document_fromstring(
         "<html><body><div class='comments'><span class='article'>A <i>span</i><div>block</div>"

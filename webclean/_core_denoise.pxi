@@ -15,21 +15,53 @@ cdef bint _tail_only(str text, Py_ssize_t start, Py_ssize_t end, str closers) no
     return True
 
 
+cdef inline unsigned long long _mask_bit(Py_UCS4 ch, unsigned long long* high) noexcept:
+    """The bit of ``ch`` in a 128-bit filter of characters (split_sentences): set in the
+    low word returned, or in ``high``."""
+    cdef unsigned int slot = (<unsigned int> ch) & 127
+    if slot < 64:
+        return 1ULL << slot
+    high[0] |= 1ULL << (slot - 64)
+    return 0
+
+
+cdef inline bint _may_be(Py_UCS4 ch, unsigned long long low, unsigned long long high) noexcept:
+    """Whether ``ch`` may be one of the characters whose filter is (``low``, ``high``):
+    False for most characters of a text, which then need no comparison."""
+    cdef unsigned int slot = (<unsigned int> ch) & 127
+    return ((low >> slot) & 1) if slot < 64 else ((high >> (slot - 64)) & 1)
+
+
 def split_sentences(value, str anywhere not None, str before_space not None, str closers not None):
     """tokenize.split_sentences: ``value`` cut after a mark of ``anywhere`` and after one of
     ``before_space`` that white space follows; a piece of white space and ``closers``
     only joins the sentence before it, and no piece is empty. None where ``value`` is no
-    str (Python's pattern reads it, or raises)."""
+    str (Python's pattern reads it, or raises).
+
+    A 128-bit filter of the marks (by their code points' last seven bits) passes over
+    most characters with one test; those it lets through are compared with the marks."""
     if type(value) is not str:
         return None
     cdef str text = <str> value
-    cdef Py_ssize_t n = len(text), i, start = 0, end
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), i, start = 0, end
+    cdef int kind = PyUnicode_KIND(text)
+    cdef const void* data = PyUnicode_DATA(text)
     cdef Py_UCS4 ch
+    cdef unsigned long long low = 0, high = 0
     cdef list merged = []
+    for ch in anywhere:
+        low |= _mask_bit(ch, &high)
+    for ch in before_space:
+        low |= _mask_bit(ch, &high)
     for i in range(n + 1):
         if i < n:
-            ch = text[i]
-            if not (_one_of(ch, anywhere) or (_one_of(ch, before_space) and i + 1 < n and Py_UNICODE_ISSPACE(text[i + 1]))):
+            ch = PyUnicode_READ(kind, data, i)
+            if not _may_be(ch, low, high):
+                continue
+            if not (
+                _one_of(ch, anywhere)
+                or (_one_of(ch, before_space) and i + 1 < n and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i + 1)))
+            ):
                 continue
             end = i + 1
         else:
