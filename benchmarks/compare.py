@@ -7,9 +7,9 @@
 The machine's speed moves from run to run by more than a change costs, so the two
 versions run side by side: two worker processes, each importing webclean from its own
 tree (the working tree of this script, and a git worktree of ``--ref`` made for the run,
-or ``--ref-path``), warm up on the pages, then take turns extracting all of them from
-bytes, in alternating order, one BLAS thread each. A pass's time is its process's CPU
-time. Printed: each side's passes and the median over pairs of this tree's time divided
+its compiled core built there, or ``--ref-path``, whose core must be built), warm up on
+the pages, then take turns extracting all of them from bytes, in alternating order, one
+BLAS thread each. A pass's time is its process's CPU time. Printed: each side's passes and the median over pairs of this tree's time divided
 by the other's (under 1: this tree is faster), with its range.
 
 With ``--instructions``, the instructions a pass instead, counted by valgrind's
@@ -29,6 +29,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import zipfile
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -50,7 +51,8 @@ import webclean
 from webclean.config import Config
 folder = Path(sys.argv[1])
 pages = [path.read_bytes() for path in sorted(folder.iterdir(), key=lambda p: int(p.name))]
-print(webclean.__file__, flush=True)
+import webclean.core
+print(webclean.__file__, getattr(webclean.core.compiled, "__file__", "python"), flush=True)
 # No time limit: under valgrind a page takes fifty times as long, and a page cut short
 # by the limit would be less work than the page.
 config = Config().with_overrides(["limits.timeout_seconds=0"])
@@ -92,7 +94,7 @@ class Worker:
         self.module = self._answer()
         if not _imported_from(tree, self.module):
             self.close()
-            raise RuntimeError(f"the worker for {tree} imported webclean from {self.module}")
+            raise RuntimeError(f"the worker for {tree} imported webclean (and its compiled core) from {self.module}")
 
     def run(self) -> float:
         """One pass over the pages: its CPU seconds."""
@@ -114,18 +116,46 @@ class Worker:
         self.process.wait()
 
 
-def _imported_from(tree: Path, module: str) -> bool:
-    """Whether the webclean a process imported (its ``__file__``) is ``tree``'s."""
-    return bool(module) and Path(module).resolve().is_relative_to(tree.resolve())
+def _imported_from(tree: Path, modules: str) -> bool:
+    """Whether the webclean a process imported and its compiled core (their ``__file__``,
+    or "python" for no compiled core) are ``tree``'s. An editable install of the package
+    answers for ``webclean._core`` where a tree has none built: that core is not the tree's."""
+    found = modules.split()
+    if len(found) != 2:
+        return False
+    package, core = found
+    return Path(package).resolve().is_relative_to(tree.resolve()) and (
+        core == "python" or Path(core).resolve().is_relative_to(tree.resolve())
+    )
+
+
+def build_core(tree: Path) -> None:
+    """Build ``tree``'s compiled core and put it in the tree, as ``pip install -e .`` does
+    for this one: a checkout of another revision has none, and would run another tree's.
+    pip builds the tree's wheel (its own build requirements, in isolation); its extension
+    is taken out of it."""
+    with tempfile.TemporaryDirectory(prefix="webclean-wheel-") as folder:
+        done = subprocess.run(
+            [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", folder, str(tree)],
+            capture_output=True, text=True,
+        )  # fmt: skip
+        if done.returncode != 0:
+            raise RuntimeError(f"building the compiled core of {tree} failed: {done.stderr[-500:]}")
+        (wheel,) = Path(folder).glob("webclean-*.whl")
+        with zipfile.ZipFile(wheel) as archive:
+            for name in archive.namelist():
+                if name.startswith("webclean/_core.") and name.endswith((".so", ".pyd")):
+                    (tree / name).write_bytes(archive.read(name))
 
 
 @contextlib.contextmanager
 def worktree(ref: str) -> Iterator[Path]:
-    """A detached git worktree of ``ref``, removed afterwards."""
+    """A detached git worktree of ``ref``, its compiled core built, removed afterwards."""
     with tempfile.TemporaryDirectory(prefix="webclean-ref-") as parent:
         path = Path(parent) / "tree"
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(path), ref], check=True, capture_output=True)
         try:
+            build_core(path)
             yield path
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(path)], check=False, capture_output=True)
