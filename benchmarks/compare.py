@@ -9,8 +9,9 @@ versions run side by side: two worker processes, each importing webclean from it
 tree (the working tree of this script, and a git worktree of ``--ref`` made for the run,
 its compiled core built there, or ``--ref-path``, whose core must be built), warm up on
 the pages, then take turns extracting all of them from bytes, in alternating order, one
-BLAS thread each. A pass's time is its process's CPU time. Printed: each side's passes and the median over pairs of this tree's time divided
-by the other's (under 1: this tree is faster), with its range.
+BLAS thread each. A pass's time is its process's CPU time. Printed: each side's passes
+and the median over pairs of this tree's time divided by the other's (under 1: this tree
+is faster), with its range.
 
 With ``--instructions``, the instructions a pass instead, counted by valgrind's
 callgrind (deterministic, whatever else the machine runs, but blind to the cache): a run

@@ -200,32 +200,6 @@ cdef inline bint _is_element(xmlNode* node) noexcept nogil:
             or node.type == tree.XML_ENTITY_REF_NODE or node.type == tree.XML_PI_NODE)
 
 
-# The attributes an element's start reads (_named): lxml's get() of each, only for those
-# the element has.
-cdef enum:
-    CLASS_NAMED = 1
-    ID_NAMED = 2
-    ROLE_NAMED = 4
-
-
-cdef inline int _named(xmlNode* node) noexcept:
-    """Which of class, id and role ``node`` has in no namespace, as bits: one pass over its
-    attributes, where asking lxml for each (a Python value, or None) cost more than the
-    rest of the element's start."""
-    cdef tree.xmlAttr* attribute = node.properties
-    cdef int named = 0
-    while attribute is not NULL:
-        if attribute.ns is NULL:
-            if strcmp(<const char*> attribute.name, "class") == 0:
-                named |= CLASS_NAMED
-            elif strcmp(<const char*> attribute.name, "id") == 0:
-                named |= ID_NAMED
-            elif strcmp(<const char*> attribute.name, "role") == 0:
-                named |= ROLE_NAMED
-        attribute = attribute.next
-    return named
-
-
 cdef class _Segmenter:
     """One call of :func:`segment`: the state of segment.segment's walk, in C."""
 
@@ -398,7 +372,6 @@ cdef class _Segmenter:
         cdef bint noisy = flags & NOISE_TAG, contenty = False, passed = False, gallery = False, skip = False
         cdef bint furniture, beside_here
         cdef Py_ssize_t chars
-        cdef int named
         element = None
         if block or flags & BREAK:
             self.end_line(state)
@@ -407,9 +380,12 @@ cdef class _Segmenter:
         if flags & FORM:
             element = self.element(node)
             passed = bool(self.takes_entry(element))
-        named = _named(node) if not self.attribute_defaults else CLASS_NAMED | ID_NAMED | ROLE_NAMED
-        attrs = attributeValueFromNsName(node, NULL, <const_xmlChar*> b"class") if named & CLASS_NAMED else None
-        name = attributeValueFromNsName(node, NULL, <const_xmlChar*> b"id") if named & ID_NAMED else None
+        # lxml's get() of each attribute read, asked only where the element has it (or a DTD may give it)
+        attrs = name = role = None
+        if self.attribute_defaults or _has_attribute(node, <const_xmlChar*> b"class"):
+            attrs = attributeValueFromNsName(node, NULL, <const_xmlChar*> b"class")
+        if self.attribute_defaults or _has_attribute(node, <const_xmlChar*> b"id"):
+            name = attributeValueFromNsName(node, NULL, <const_xmlChar*> b"id")
         if attrs is not None or name is not None:
             names = f"{attrs or ''} {name or ''}"
             found = self.page_marks.get(names)
@@ -425,7 +401,8 @@ cdef class _Segmenter:
             skip = self.small(element)
         furniture = state.furniture
         marks.beside = state.beside
-        role = attributeValueFromNsName(node, NULL, <const_xmlChar*> b"role") if named & ROLE_NAMED else None
+        if self.attribute_defaults or _has_attribute(node, <const_xmlChar*> b"role"):
+            role = attributeValueFromNsName(node, NULL, <const_xmlChar*> b"role")
         if not (furniture or skip) and (flags & FURNITURE_TAG or role in self.furniture_roles) and not is_container:
             if element is None:
                 element = self.element(node)
@@ -471,12 +448,9 @@ cdef class _Segmenter:
 
     cdef int walk(self) except -1:
         cdef xmlNode* node = self.container
-        cdef tree.xmlDoc* doc = node.doc
         cdef xmlNode* following
         cdef bint descend
-        self.attribute_defaults = doc is not NULL and (
-            _has_attribute_defaults(doc.intSubset) or _has_attribute_defaults(doc.extSubset)
-        )
+        self.attribute_defaults = _attribute_defaults(node)
         descend = self.start(node)
         while not self.aborted:
             following = _walked(node.children) if descend else NULL

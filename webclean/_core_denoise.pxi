@@ -15,14 +15,14 @@ cdef bint _tail_only(str text, Py_ssize_t start, Py_ssize_t end, str closers) no
     return True
 
 
-cdef inline unsigned long long _mask_bit(Py_UCS4 ch, unsigned long long* high) noexcept:
-    """The bit of ``ch`` in a 128-bit filter of characters (split_sentences): set in the
-    low word returned, or in ``high``."""
+cdef inline void _filter_add(Py_UCS4 ch, unsigned long long* low, unsigned long long* high) noexcept:
+    """Set the bit of ``ch`` in a 128-bit filter of characters (``low``, ``high``): the
+    last seven bits of its code point."""
     cdef unsigned int slot = (<unsigned int> ch) & 127
     if slot < 64:
-        return 1ULL << slot
-    high[0] |= 1ULL << (slot - 64)
-    return 0
+        low[0] |= 1ULL << slot
+    else:
+        high[0] |= 1ULL << (slot - 64)
 
 
 cdef inline bint _may_be(Py_UCS4 ch, unsigned long long low, unsigned long long high) noexcept:
@@ -50,9 +50,9 @@ def split_sentences(value, str anywhere not None, str before_space not None, str
     cdef unsigned long long low = 0, high = 0
     cdef list merged = []
     for ch in anywhere:
-        low |= _mask_bit(ch, &high)
+        _filter_add(ch, &low, &high)
     for ch in before_space:
-        low |= _mask_bit(ch, &high)
+        _filter_add(ch, &low, &high)
     for i in range(n + 1):
         if i < n:
             ch = PyUnicode_READ(kind, data, i)
