@@ -510,7 +510,8 @@ def test_the_texts_are_made_half_width_as_python_does(text):
 @given(st.integers(0, 2**16), st.integers(1, 5), st.booleans())
 def test_the_compiled_trees_reach_the_python_leaves(seed, rows, nan):
     rng = np.random.default_rng(seed)
-    for trees in (default_model("svm").page_types._joined[0], default_model("svm").confidence.trees):
+    model = default_model("svm")
+    for trees in (model.page_types._joined[0], model.confidence.trees, model.svm.trees):  # 1,400, 200 and 150 trees
         X = rng.normal(size=(rows, trees.width)) * 3
         if nan:
             X[rng.random(X.shape) < 0.2] = np.nan

@@ -135,6 +135,17 @@ def test_the_lexicon_lookups_give_the_python_weights_of_any_numbers(texts):
 
 
 @needs_core
+def test_the_lookups_lower_every_character_as_str_lower_does():
+    code_points = [cp for cp in range(sys.maxunicode + 1) if not 0xD800 <= cp <= 0xDFFF]
+    texts = [text for cp in code_points for text in (chr(cp), f"A{chr(cp)}", f"{chr(cp)}Zz好")]
+    assert [_core._lowered_text(text) for text in texts] == [text.lower() for text in texts]
+    for text in ("", "ABC", "好", "NBA新闻", "ΣΑΣ好", "İx", "\U0001f600B", "é" * 3 + "Q"):
+        assert _core._lowered_text(text) == text.lower()
+    unchanged = "新闻 ab。"
+    assert _core._lowered_text(unchanged) is unchanged
+
+
+@needs_core
 def test_the_line_keys_are_cut_into_the_regular_expressions_tokens():
     code_points = [*range(0x10000), *range(0x10000, sys.maxunicode + 1, 61)]
     texts = [text for cp in code_points for text in (f"a{chr(cp)}a", f"{chr(cp)}b 7", f"{chr(cp) * 2} 1 x y")]
@@ -153,6 +164,8 @@ _COLUMN_TEXTS = [
     *_LEXICON_TEXTS, "Release Date:", "Release Date：  ", "Read more...", "Read more… \u3000", "Home | News · Sport",
     "“Quoted.”", "He said “no.” ", "(See above.)\n", "End?）」 ", "It ends;", "_", "$ 5 ± 2 % §", "ＡＢＣ ａｂｃ １２３", "\x00\x1f\x7f",
     "a\u00a0b\u2028c", "E=mc²", "no marks at all", "！？。", "…", "Dr. Who. Yes! No? 好。好！", "\U0001d400\U0001f600?",
+    # sentence ends: a cut anywhere, one before white space, a final mark before closers only
+    "他说：“好。” 然后？走了… ", "It costs 3.5 dollars. Then", "a．b． ", "Wait!\u3000Yes?)】 ", "好；不好；", "x.\ny!", ".", "?!」",
 ]
 
 

@@ -284,11 +284,17 @@ cdef class _Segmenter:
     cdef _Element element(self, xmlNode* node):
         return elementFactory(self.doc, node)
 
-    cdef bint small(self, element) except -1:
+    cdef bint small(self, _Element element) except -1:
         """Whether ``element`` holds under passed_max_share of the container's characters."""
         if not self.size:
-            self.size = self.text_size(self.container_element)
-        return self.text_size(element) < self.passed_max_share * self.size
+            self.size = self.chars(self.container_element)
+        return self.chars(element) < self.passed_max_share * self.size
+
+    cdef object chars(self, _Element element):
+        """text_size of ``element`` (XPath's string-length, a float): counted in C where
+        the walk of text reads the tree (_text_chars)."""
+        cdef long long chars = _text_chars(element._c_node)
+        return self.text_size(element) if chars < 0 else float(chars)
 
     cdef int push(self, Marks marks) except -1:
         cdef Marks* grown

@@ -5,7 +5,7 @@
 # (NFKC of other texts, lower-casing, the e-mail, URL and phone pattern, the automaton of
 # CJK words) the Python functions handed over still do.
 
-from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISDIGIT, PyUnicode_GET_LENGTH
+from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISDIGIT, Py_UNICODE_TOLOWER, PyUnicode_GET_LENGTH
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object text)
@@ -33,6 +33,47 @@ def _is_alnum(Py_UCS4 ch):
 def _is_decimal(Py_UCS4 ch):
     """Whether the lookups read ``ch`` as a decimal digit (tests compare it with str.isdecimal)."""
     return _decimal(ch)
+
+
+cdef str _str_lower(str text):
+    """``text.lower()``, without a copy where no character changes (most CJK text), and
+    in C where only ASCII capitals change. A character beyond ASCII that
+    Py_UNICODE_TOLOWER leaves as it is, str.lower leaves too (the tests check every code
+    point); where another one changes, str.lower decides (a mapping to two characters, a
+    final sigma)."""
+    cdef int kind = PyUnicode_KIND(text)
+    cdef const void* data = PyUnicode_DATA(text)
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), i
+    cdef Py_UCS4 ch
+    cdef bint capitals = False
+    cdef Py_UCS4* out
+    if PyUnicode_IS_ASCII(text):
+        return text.lower()
+    for i in range(n):
+        ch = PyUnicode_READ(kind, data, i)
+        if ch < 128:
+            capitals = capitals or u"A" <= ch <= u"Z"
+        elif Py_UNICODE_TOLOWER(ch) != ch:
+            return text.lower()
+    if not capitals:
+        return text
+    out = <Py_UCS4*> malloc(n * sizeof(Py_UCS4))
+    if out is NULL:
+        raise MemoryError()
+    try:
+        for i in range(n):
+            ch = PyUnicode_READ(kind, data, i)
+            if u"A" <= ch <= u"Z":
+                ch = <Py_UCS4> (<unsigned int> ch + 32)
+            out[i] = ch
+        return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, n)
+    finally:
+        free(out)
+
+
+def _lowered_text(str text not None):
+    """What the lookups take for ``text.lower()`` (tests compare it with str.lower)."""
+    return _str_lower(text)
 
 
 cdef inline bint _in_ranges(Py_UCS4 ch, const _Ranges* ranges) noexcept nogil:
@@ -221,8 +262,8 @@ cdef class Lexicon:
     cdef frozenset stopwords, heads
     cdef object cjk_matcher, nfkc, split_pseudo_words
     cdef Nfkc fast_nfkc
-    cdef tuple leads
-    cdef Py_ssize_t key_tokens, keyed_chars, head_chars
+    cdef tuple leads, lead_prefixes
+    cdef Py_ssize_t key_tokens, keyed_chars, head_chars, prefix_chars  # the longest of lead_prefixes and "="
     cdef _Ranges ideographs
     cdef bint exact
     cdef Py_ssize_t stop_low, stop_high
@@ -251,6 +292,8 @@ cdef class Lexicon:
         self.words, self.latin, self.marks, self.lines, self.stopwords, self.heads = words, latin, marks, lines, stopwords, heads
         self.cjk_matcher, self.nfkc, self.split_pseudo_words, self.fast_nfkc = cjk_matcher, nfkc, split_pseudo_words, fast_nfkc
         self.leads, self.key_tokens, self.keyed_chars, self.head_chars = leads, key_tokens, keyed_chars, head_chars
+        self.lead_prefixes = tuple([f"{k}<" for k in leads])
+        self.prefix_chars = max([1] + [len(prefix) for prefix in self.lead_prefixes])
         self.starts = <Py_ssize_t*> malloc((key_tokens + 2) * sizeof(Py_ssize_t))
         self.ends = <Py_ssize_t*> malloc((key_tokens + 2) * sizeof(Py_ssize_t))
         if self.starts is NULL or self.ends is NULL:
@@ -281,7 +324,7 @@ cdef class Lexicon:
         """``nfkc(text).lower()``: an ASCII text is NFKC already."""
         if PyUnicode_IS_ASCII(text):
             return text.lower()
-        return self._nfkc(text).lower()
+        return _str_lower(self._nfkc(text))
 
     cdef str _nfkc(self, str text):
         """``nfkc(text)``: from the compiled table where it decides every character (Nfkc),
@@ -331,7 +374,7 @@ cdef class Lexicon:
                 plain = " ".join(pieces)
             else:
                 plain = pieces[0]
-        plain = plain.lower()
+        plain = _str_lower(plain)
         kind, data, n = PyUnicode_KIND(plain), PyUnicode_DATA(plain), PyUnicode_GET_LENGTH(plain)
         terms = []
         i = 0
@@ -391,24 +434,54 @@ cdef class Lexicon:
         return text[start:end]
 
     cdef double _heaviest_key(self, str text) except -1.0:
-        """The heaviest weight of lexicon.line_keys(text, key_tokens) in the line lexicon, 0.0 for none."""
-        cdef Py_ssize_t limit = self.key_tokens + 2, found, k
+        """The heaviest weight of lexicon.line_keys(text, key_tokens) in the line lexicon,
+        0.0 for none. Each key is written once into a buffer, as line_keys joins it."""
+        cdef Py_ssize_t limit = self.key_tokens + 2, found, size, k
         cdef str lowered = self._lowered(text[: self.keyed_chars])
         cdef double heaviest = 0.0
-        cdef list tokens
+        cdef Py_UCS4* key
         found = _key_tokens(lowered, self.starts, self.ends, limit, &self.ideographs)
         if found <= self.key_tokens + 1 and len(text) > self.keyed_chars:
             lowered = self._lowered(text)
             found = _key_tokens(lowered, self.starts, self.ends, limit, &self.ideographs)
         found = min(found, self.key_tokens + 1)
-        tokens = [self._key_token(lowered, self.starts[k], self.ends[k]) for k in range(found)]
-        keys = [f"={' '.join(tokens)}"] if 0 < found <= self.key_tokens else []
-        keys.extend([f"{k}<{' '.join(tokens[:k])}" for k in self.leads if found > k])
-        for key in keys:
-            value = self.lines.get(key)
-            if value is not None and <double> value > heaviest:
-                heaviest = value
+        size = PyUnicode_GET_LENGTH(lowered) + found + self.prefix_chars
+        key = <Py_UCS4*> malloc(size * sizeof(Py_UCS4))
+        if key is NULL:
+            raise MemoryError()
+        try:
+            if 0 < found <= self.key_tokens:
+                heaviest = max(heaviest, self._key_weight(key, "=", lowered, found))
+            for k, prefix in zip(self.leads, self.lead_prefixes):
+                if found > <Py_ssize_t> k:
+                    heaviest = max(heaviest, self._key_weight(key, <str> prefix, lowered, k))
+        finally:
+            free(key)
         return heaviest
+
+    cdef double _key_weight(self, Py_UCS4* key, str prefix, str lowered, Py_ssize_t count) except -1.0:
+        """The weight in the line lexicon (0.0 for none) of the key ``prefix`` and the
+        first ``count`` tokens of ``lowered`` (self.starts, self.ends) make, the tokens
+        parted by spaces, a number's "0" (lexicon._key_token); ``key`` holds it."""
+        cdef int kind = PyUnicode_KIND(lowered)
+        cdef const void* data = PyUnicode_DATA(lowered)
+        cdef Py_ssize_t at = 0, k, i
+        for ch in prefix:
+            key[at] = ch
+            at += 1
+        for k in range(count):
+            if k:
+                key[at] = u" "
+                at += 1
+            if Py_UNICODE_ISDIGIT(PyUnicode_READ(kind, data, self.starts[k])):
+                key[at] = u"0"
+                at += 1
+                continue
+            for i in range(self.starts[k], self.ends[k]):
+                key[at] = PyUnicode_READ(kind, data, i)
+                at += 1
+        value = self.lines.get(PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, key, at))
+        return 0.0 if value is None else <double> value
 
 
 cdef inline bint _phone_space(Py_UCS4 ch) noexcept:

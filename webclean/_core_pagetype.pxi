@@ -56,7 +56,7 @@ cdef double* _row_leaves(Trees trees, const double* row, Py_ssize_t width) excep
     leaves = <double*> malloc(max(trees.trees, 1) * sizeof(double))
     if leaves is NULL:
         raise MemoryError()
-    trees._leaves(row, leaves, True)
+    trees._leaves(row, leaves, 0, trees.trees, True)
     return leaves
 
 

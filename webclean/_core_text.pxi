@@ -2,7 +2,7 @@
 # webclean/_core_lexicon.pxi: the same module, its cimports, helpers and Lexicon in
 # scope. One pass over each text's characters, where Python keeps them, finds its
 # marks, lengths, classes of ASCII letters and digits; the lexicon looks its words up;
-# the two regular expressions of the rules (the sentence ends, an address) stay Python's.
+# the regular expression of an address stays Python's.
 
 from cpython.unicode cimport PyUnicode_Contains, PyUnicode_Tailmatch
 from libc.math cimport log1p
@@ -56,6 +56,27 @@ cdef bint _ends_sentence(int kind, const void* data, Py_ssize_t n, const _MarkSe
     return n > 0 and _among_marks(PyUnicode_READ(kind, data, n - 1), finals)
 
 
+cdef Py_ssize_t _tail_start(int kind, const void* data, Py_ssize_t n, const _MarkSet* closers) noexcept:
+    """Where the text's last run of white space and closers starts (``n`` for none)."""
+    cdef Py_UCS4 ch
+    while n > 0:
+        ch = PyUnicode_READ(kind, data, n - 1)
+        if not Py_UNICODE_ISSPACE(ch) and not _among_marks(ch, closers):
+            break
+        n -= 1
+    return n
+
+
+cdef inline bint _ends_a_sentence_at(int kind, const void* data, Py_ssize_t n, Py_ssize_t i, Py_ssize_t tail,
+                                     const _MarkSet* anywhere, const _MarkSet* before_space) noexcept:
+    """Whether the final mark at ``i`` is a match of tokenize._SENTENCE_END_RE: one of
+    ``anywhere``, one of ``before_space`` before white space, or any before the tail of
+    white space and closers only (which starts at ``tail``)."""
+    cdef Py_UCS4 ch = PyUnicode_READ(kind, data, i)
+    return (_among_marks(ch, anywhere) or i + 1 >= tail
+            or (i + 1 < n and _among_marks(ch, before_space) and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i + 1))))
+
+
 cdef bint _ends_with(str text, Py_ssize_t end, tuple endings) except -1:
     """``text[:end].endswith(endings)``."""
     for ending in endings:
@@ -79,11 +100,11 @@ def text_columns(list texts not None, Lexicon lexicon not None, rules, double[:,
     str or holds a surrogate (which its UTF-8 cannot hold), where there are no texts
     (the Python function raises), or where the rules or the lexicon hold what this
     function does not handle."""
-    cdef _MarkSet closers, finals
+    cdef _MarkSet closers, finals, anywhere, before_space
     cdef Py_ssize_t into[_TEXT_WIDTH]
     cdef unsigned char classes[128]
     cdef unsigned char capital, small, digit, found
-    cdef Py_ssize_t n = len(texts), row, size, i, length, spaces, capitals, smalls, digits, marks, stripped
+    cdef Py_ssize_t n = len(texts), row, size, i, length, spaces, capitals, smalls, digits, marks, stripped, ends_count, tail
     cdef int kind
     cdef const void* data
     cdef Py_UCS4 ch
@@ -91,8 +112,8 @@ def text_columns(list texts not None, Lexicon lexicon not None, rules, double[:,
     cdef bint ends
     cdef list terms
     cdef str text
-    (is_mark, learn_mark, closer_marks, final_marks, sentence_ends, byte_classes, capital_byte, small_byte, digit_byte,
-     address, address_parts, label_ends, cut_short_ends, bars, no_end_key) = rules
+    (is_mark, learn_mark, closer_marks, final_marks, end_anywhere, end_before_space, byte_classes, capital_byte, small_byte,
+     digit_byte, address, address_parts, label_ends, cut_short_ends, bars, no_end_key) = rules
     if not n or out.shape[0] != n or len(columns) != _TEXT_WIDTH or not lexicon.exact:
         return None
     for i in range(_TEXT_WIDTH):
@@ -101,6 +122,11 @@ def text_columns(list texts not None, Lexicon lexicon not None, rules, double[:,
             return None
     if not _read_marks(&closers, closer_marks) or not _read_marks(&finals, final_marks):
         return None
+    if not _read_marks(&anywhere, end_anywhere) or not _read_marks(&before_space, end_before_space):
+        return None
+    for i in range(finals.n):  # the loop below meets a final mark where it meets no letter, digit or space
+        if _alnum(finals.chars[i]) or Py_UNICODE_ISSPACE(finals.chars[i]):
+            return None
     if len(byte_classes) != 256 or len(capital_byte) != 1 or len(small_byte) != 1 or len(digit_byte) != 1:
         return None
     capital, small, digit = capital_byte[0], small_byte[0], digit_byte[0]
@@ -116,7 +142,8 @@ def text_columns(list texts not None, Lexicon lexicon not None, rules, double[:,
             return None
         text = <str> item
         kind, data, size = PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text)
-        length = spaces = capitals = smalls = digits = marks = 0
+        length = spaces = capitals = smalls = digits = marks = ends_count = 0
+        tail = _tail_start(kind, data, size, &closers)
         terms = []
         for i in range(size):
             ch = PyUnicode_READ(kind, data, i)
@@ -133,6 +160,8 @@ def text_columns(list texts not None, Lexicon lexicon not None, rules, double[:,
             length += 1
             if _alnum(ch):
                 continue
+            if _among_marks(ch, &finals) and _ends_a_sentence_at(kind, data, size, i, tail, &anywhere, &before_space):
+                ends_count += 1  # tokenize.sentence_ends
             # A candidate of tokenize.marks_of, asked about as it asks.
             mark = chr(ch)
             known = is_mark.get(mark)
@@ -152,7 +181,7 @@ def text_columns(list texts not None, Lexicon lexicon not None, rules, double[:,
         out[row, into[0]] = log1p(t)
         out[row, into[1]] = log1p(s)
         out[row, into[2]] = log1p(length)
-        out[row, into[3]] = log1p(<double> sentence_ends(text)) if marks else 0.0
+        out[row, into[3]] = log1p(<double> ends_count) if marks else 0.0
         out[row, into[4]] = (marks + (not ends)) / <double> length if length else 0.0
         out[row, into[5]] = density
         out[row, into[6]] = capitals / <double> (capitals + smalls) if capitals + smalls else 0.0

@@ -19,6 +19,7 @@ cdef extern from *:
 cdef enum:
     _AHEAD = 8  # how many trees ahead of those walked the first row's walk asks for their nodes
     _FETCHED_LINES = 64  # the most lines of 64 bytes it asks for at once (four trees' nodes)
+    _BLOCK = 32  # the trees all rows walk before the next ones: their nodes stay in the first-level cache
 
 
 # --- boosted trees (classifier.TreeEnsemble.leaf_values) --------------------------------
@@ -33,8 +34,8 @@ cdef struct _Node:
 
 
 cdef class Trees:
-    """A TreeEnsemble's trees, walked one row and one tree at a time: the leaf each
-    row reaches in each tree, where a row goes left when its feature is <= the node's
+    """A TreeEnsemble's trees, walked _BLOCK trees at a time, every row down each of
+    them before the next trees: the leaf each row reaches in each tree, where a row goes left when its feature is <= the node's
     threshold (so a NaN goes right, as in the vectorised walk). A node's test, its
     children and its value lie side by side in sixteen bytes; every walk takes as many
     steps as the deepest tree has levels (a leaf leads to itself), choosing a child
@@ -95,29 +96,30 @@ cdef class Trees:
     def leaf_values(self, const double[:, ::1] rows not None, double[:, ::1] out not None):
         """Write into ``out`` (rows, trees) the value of the leaf each row of ``rows``
         reaches in each tree; ``rows`` has a column for every feature a node tests."""
-        cdef Py_ssize_t n = rows.shape[0], r
+        cdef Py_ssize_t n = rows.shape[0], r, first
         if out.shape[0] != n or out.shape[1] != self.trees:
             raise ValueError("out must have a row for each row and a column for each tree")
         if rows.shape[1] < max(self.width, 1) and self.depth:
             raise ValueError(f"rows of {rows.shape[1]} features, but the trees read {self.width}")
-        for r in range(n):
-            self._leaves(&rows[r, 0], &out[r, 0], r == 0)
+        for first in range(0, self.trees, _BLOCK):
+            for r in range(n):
+                self._leaves(&rows[r, 0], &out[r, 0], first, min(first + _BLOCK, self.trees), r == 0)
 
-    cdef void _leaves(self, const double* row, double* out, bint fetch) noexcept nogil:
+    cdef void _leaves(self, const double* row, double* out, Py_ssize_t t, Py_ssize_t last, bint fetch) noexcept nogil:
         """Write into ``out`` (a value a tree) the value of the leaf ``row`` reaches in each
-        tree. Four trees are walked side by side: each step of a walk waits on the node
-        the step before chose, and four walks that do not wait on one another keep the
-        processor busy while each waits. With ``fetch`` (the first row of a call), the
-        walk also asks for the nodes of the four trees _AHEAD trees on: after a page's
-        other work the trees are no longer in the cache, and which nodes a walk needs is
-        known only step by step, so that each would otherwise come when it is reached.
-        A call's other rows find them in the cache."""
-        cdef Py_ssize_t t = 0, step, a, b, c, d, node, start, stop
+        tree from ``t`` up to ``last``. Four trees are walked side by side: each step of a
+        walk waits on the node the step before chose, and four walks that do not wait on
+        one another keep the processor busy while each waits. With ``fetch`` (the first
+        row of a call), the walk also asks for the nodes of the four trees _AHEAD trees
+        on: after a page's other work the trees are no longer in the cache, and which
+        nodes a walk needs is known only step by step, so that each would otherwise come
+        when it is reached. A call's other rows find them in the cache."""
+        cdef Py_ssize_t step, a, b, c, d, node, start, stop
         cdef const _Node* nodes = self.nodes
         cdef const _Node* at
         cdef const char* byte
         cdef const char* end
-        while t + 4 <= self.trees:
+        while t + 4 <= last:
             if fetch and t + _AHEAD < self.trees:
                 start = self.roots[t + _AHEAD]
                 stop = self.roots[t + _AHEAD + 4] if t + _AHEAD + 4 < self.trees else self.size
@@ -135,7 +137,7 @@ cdef class Trees:
                 d += nodes[d].child[not (row[nodes[d].feature] <= nodes[d].number)]
             out[t], out[t + 1], out[t + 2], out[t + 3] = nodes[a].number, nodes[b].number, nodes[c].number, nodes[d].number
             t += 4
-        while t < self.trees:
+        while t < last:
             node = self.roots[t]
             for step in range(self.depth):
                 at = &nodes[node]

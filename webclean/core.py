@@ -138,7 +138,8 @@ class TextRules(NamedTuple):
     """What the compiled text_columns reads of line_features.py's and tokenize.py's
     rules, in this order, handed over, not copied: how tokenize.marks_of asks whether a
     character is a mark (its cache, then the function that fills it), the marks of
-    tokenize.ends_sentence, tokenize.sentence_ends, line_features' classes of ASCII
+    tokenize.ends_sentence, those of tokenize.sentence_ends that end a sentence wherever
+    they stand and those that end one before white space, line_features' classes of ASCII
     bytes (a translation table and the byte of each class), its address pattern's
     search and the parts one of which each of its matches holds (the search runs only
     on a text that holds one), the endings of a label and of a teaser cut short, the
@@ -148,7 +149,8 @@ class TextRules(NamedTuple):
     learn_mark: Callable[[str], bool]
     closers: Collection[str]
     sentence_final: Collection[str]
-    sentence_ends: Callable[[str], int]
+    end_anywhere: str
+    end_before_space: str
     byte_classes: bytes
     capital: bytes
     small: bytes

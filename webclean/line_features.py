@@ -141,8 +141,9 @@ _UNIT_RULES = core.UnitRules(
 )  # fmt: skip
 # What the compiled _text_columns reads of the rules of this module and of tokenize's.
 _TEXT_RULES = core.TextRules(
-    tokenize._IS_MARK, tokenize._learn_mark, tokenize._CLOSERS, tokenize.SENTENCE_FINAL, sentence_ends, _BYTE_CLASSES,
-    _CAPITAL, _SMALL, _DIGIT, _ADDRESS_RE.search, _ADDRESS_PARTS, _LABEL_ENDS, _CUT_SHORT_ENDS, _BARS, NO_SENTENCE_END,
+    tokenize._IS_MARK, tokenize._learn_mark, tokenize._CLOSERS, tokenize.SENTENCE_FINAL, tokenize._END_ANYWHERE,
+    tokenize._CUT_BEFORE_SPACE, _BYTE_CLASSES, _CAPITAL, _SMALL, _DIGIT, _ADDRESS_RE.search, _ADDRESS_PARTS, _LABEL_ENDS,
+    _CUT_SHORT_ENDS, _BARS, NO_SENTENCE_END,
 )  # fmt: skip
 
 
