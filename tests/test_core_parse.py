@@ -319,3 +319,25 @@ def test_markup_gives_the_python_bytes_on_the_golden_pages_and_the_fuzz_corpus()
 @given(st.binary(max_size=40) | st.text(max_size=40))
 def test_markup_gives_the_python_bytes_of_anything(text):
     _markup_both_ways(text)
+
+
+@needs_core
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=40), st.lists(st.sampled_from([b"&#", b"&", b"#", b"javascript:", b"javascript", b"j"]), max_size=4))
+def test_the_keys_are_found_where_python_finds_them(noise, pieces):
+    data = noise.join(pieces) if pieces else noise
+    for key, anchor in ((b"&#", 1), (b"&#", 0), (b"javascript:", 0), (b"javascript:", 10), (b"x", 0)):
+        assert both(parse._holds, data, key, anchor) == (key in data,) * 2
+
+
+@needs_core
+def test_the_keys_are_found_in_the_golden_and_fuzz_pages():
+    pages = [path.read_bytes() for path in [*GOLDEN, *FUZZ]]
+    for key, anchor in ((b"&#", 1), (parse._NOWHERE_SCHEME.encode(), 0)):
+        found = [_core.holds_key(data, key, anchor) for data in pages]
+        assert found == [key in data for data in pages]
+    assert any(found) and not all(found)
+    with pytest.raises(ValueError):
+        _core.holds_key(b"data", b"", 0)
+    with pytest.raises(ValueError):
+        _core.holds_key(b"data", b"ab", 2)

@@ -376,13 +376,22 @@ def occurrences(data not None, key not None, Py_ssize_t anchor):
     if m == 0 or not 0 <= anchor < m:
         raise ValueError("the anchor must be a character of a non-empty key")
     if isinstance(data, bytes) and isinstance(key, bytes):
-        return _byte_occurrences(<bytes> data, <bytes> key, anchor)
+        return _byte_occurrences(<bytes> data, <bytes> key, anchor, False)
     if isinstance(data, str) and isinstance(key, str):
         return _text_occurrences(<str> data, <str> key, anchor)
     raise TypeError("data and key must be both bytes or both str")
 
 
-cdef list _byte_occurrences(bytes data, bytes key, Py_ssize_t anchor):
+def holds_key(bytes data not None, bytes key not None, Py_ssize_t anchor):
+    """``key in data``, searched as :func:`occurrences` searches (memchr on
+    ``key[anchor]``), to the first occurrence."""
+    if len(key) == 0 or not 0 <= anchor < len(key):
+        raise ValueError("the anchor must be a character of a non-empty key")
+    return len(_byte_occurrences(data, key, anchor, True)) > 0
+
+
+cdef list _byte_occurrences(bytes data, bytes key, Py_ssize_t anchor, bint first):
+    """Where ``key`` starts in ``data``, every start or (``first``) the first only."""
     cdef const unsigned char* s = data
     cdef const unsigned char* k = key
     cdef Py_ssize_t n = len(data), m = len(key), at = anchor
@@ -395,6 +404,8 @@ cdef list _byte_occurrences(bytes data, bytes key, Py_ssize_t anchor):
         at = hit - s
         if at - anchor + m <= n and memcmp(s + at - anchor, k, m) == 0:
             found.append(at - anchor)
+            if first:
+                break
         at += 1
     return found
 

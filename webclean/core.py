@@ -13,6 +13,7 @@ compiles:
   and ``<meta>`` elements;
 - ``_core.occurrences``: where page_type._ld_types finds ``"@type"`` in a page's bytes
   or text;
+- ``_core.holds_key``: whether a page's bytes hold a key, as parse._holds asks;
 - ``_core.line_totals``: page_type.line_totals, what the page type sums over the lines;
 - ``_core.half_width``: tokenize.half_width, the full-width forms that NFKC makes ASCII;
 - ``_core.Trees``: classifier.TreeEnsemble.leaf_values, the walk of boosted trees;
