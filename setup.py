@@ -28,8 +28,8 @@ def extensions() -> list[Extension]:
         ["webclean/_core.pyx"],
         # included by _core.pyx: _core_page.pxi (which includes _core_sums.pxi and _core_trees.pxi),
         # _core_lexicon.pxi (which includes _core_text.pxi), _core_units.pxi, _core_region.pxi, _core_columns.pxi,
-        # _core_denoise.pxi, _core_parse.pxi, _core_pagetype.pxi, _core_tuples.pxi, _core_marks.pxi and
-        # _core_metadata.pxi
+        # _core_denoise.pxi, _core_parse.pxi, _core_pagetype.pxi, _core_tuples.pxi, _core_marks.pxi,
+        # _core_names.pxi and _core_metadata.pxi
         depends=[
             "webclean/_core_page.pxi",
             "webclean/_core_sums.pxi",
@@ -44,6 +44,7 @@ def extensions() -> list[Extension]:
             "webclean/_core_pagetype.pxi",
             "webclean/_core_tuples.pxi",
             "webclean/_core_marks.pxi",
+            "webclean/_core_names.pxi",
             "webclean/_core_metadata.pxi",
         ],
         include_dirs=lxml.get_include(),  # lxml's public C API and libxml2's headers

@@ -344,6 +344,31 @@ def test_attr_marks_asks_about_a_gallery_only_where_a_cue_occurs():
 
 
 @needs_core
+def test_segment_keeps_the_marks_of_each_class_and_id_by_their_bytes():
+    # The same names again (found kept), class without id and id without class (keys
+    # "x " and " x"), an empty class, non-ASCII and astral names.
+    names = [
+        'class="nav"', 'class="nav"', 'id="nav"', 'class="" id="comments"', 'class="x" id=""', 'class="navé"',
+        'class="nav😀 main" id="cookie-banner"', 'class="　nav"', 'class="content"', "",
+    ]
+    body = _page_body(("<html><body>" + "".join(f"<div {n}><p>Text {k}</p></div>" for k, n in enumerate(names)) + "</body></html>").encode())
+    for _ in range(2):
+        lines = lines_both_ways(body)
+        assert [(line.noise_attr, line.content_attr) for line in lines] == [(True, False)] * 4 + [(False, False)] * 2 + [
+            (True, False), (False, True), (False, False)]  # the consent box (Text 6) passed over
+    # A value of more than one node (an entity left unresolved) is read as lxml reads it.
+    parser = etree.XMLParser(resolve_entities=False)
+    root = etree.fromstring(
+        b'<!DOCTYPE html [<!ENTITY n "nav">]><html><body><div class="&n; x"><p>Menu</p></div><p>Story</p></body></html>', parser
+    )
+    assert [line.noise_attr for line in lines_both_ways(root.find("body"))] == [True, False]
+    # Other rules' attr_marks find none of the marks kept for the first's.
+    rules = segment_module._RULES._replace(attr_marks=lambda names: (False, False, 0, False, False))
+    assert not any(line.noise_attr for line in _core.segment(body, rules, LinesConfig()))
+    assert compiled_lines(body) == lines_both_ways(body)
+
+
+@needs_core
 def test_segment_reads_a_line_s_kind_from_the_rules_tag_kinds():
     body = _page_body(b"<html><body><div>a div</div><h2>a heading</h2><p><a href='/'>all link</a></p><td>cell</td></body></html>")
     assert [line.kind for line in lines_both_ways(body)] == ["text", "heading", "link", "cell"]

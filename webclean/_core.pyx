@@ -12,7 +12,7 @@ only for the elements a result holds or a rule of the Python module is asked abo
 from cpython.object cimport PyTypeObject
 from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
 from cpython.tuple cimport PyTuple_SET_ITEM
-from cpython.unicode cimport Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE, PyUnicode_DecodeUTF8
+from cpython.unicode cimport Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE, PyUnicode_AsUTF8AndSize, PyUnicode_DecodeUTF8
 from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy, strcmp, strlen
 from lxml.includes cimport tree
@@ -85,23 +85,30 @@ cdef int _reserve(LineText* line, Py_ssize_t more) except -1:
 
 cdef Py_ssize_t _add_text(LineText* line, const unsigned char* s) except -1:
     """Append a text node's content; how many of its characters are not white space."""
-    cdef Py_ssize_t i = 0, n, width, chars = 0
+    cdef Py_ssize_t i = 0, n, width, k, chars = 0
     cdef Py_UCS4 cp = 0
+    cdef char* out
     if s is NULL:
         return 0
     n = strlen(<const char*> s)
     _reserve(line, 2 * n)  # a space before each character at most
+    out = line.data
     while i < n:
-        width = _code_point(s, i, n, &cp)
+        # An ASCII character is its byte: written without _code_point and memcpy.
+        if s[i] < 0x80:
+            cp, width = s[i], 1
+        else:
+            width = _code_point(s, i, n, &cp)
         if Py_UNICODE_ISSPACE(cp):
             if line.size:
                 line.space = True
         else:
             if line.space:
-                line.data[line.size] = b" "
+                out[line.size] = b" "
                 line.size += 1
                 line.space = False
-            memcpy(line.data + line.size, s + i, width)
+            for k in range(width):
+                out[line.size + k] = s[i + k]
             line.size += width
             chars += 1
         i += width
@@ -143,6 +150,8 @@ include "_core_tuples.pxi"
 
 # What an element's class and id words name (segment._attr_marks), and what the walk keeps of it.
 include "_core_marks.pxi"
+# What attr_marks gave for each element's class and id met, kept by their bytes.
+include "_core_names.pxi"
 
 
 # --- segment.segment ----------------------------------------------------------------------
@@ -211,7 +220,7 @@ cdef class _Segmenter:
     cdef object beside_tags, beside_roles, story_tags, attr_marks, takes_entry, text_size, make_line
     cdef object holds_story, tag_kinds, link_kind
     cdef list kind_names  # the kinds of tags met, the other kind first
-    cdef dict page_marks  # attr_marks of each class and id value met (_seen_marks)
+    cdef LineText names  # the class and id of the element started, as the key of _NAMES
     # segment's settings (config.LinesConfig), as its Python walk reads them: Python
     # objects, so that they compare and multiply as they do there, whatever their type
     cdef object passed_max_share, story_paragraph_chars, all_link
@@ -233,6 +242,7 @@ cdef class _Segmenter:
 
     def __dealloc__(self):
         free(self.text.data)
+        free(self.names.data)
         free(self.stack)
         free(self.owners)
 
@@ -378,6 +388,7 @@ cdef class _Segmenter:
         cdef bint noisy = flags & NOISE_TAG, contenty = False, passed = False, gallery = False, skip = False
         cdef bint furniture, beside_here
         cdef Py_ssize_t chars
+        cdef NamedMarks named
         element = None
         if block or flags & BREAK:
             self.end_line(state)
@@ -386,34 +397,26 @@ cdef class _Segmenter:
         if flags & FORM:
             element = self.element(node)
             passed = bool(self.takes_entry(element))
-        # lxml's get() of each attribute read, asked only where the element has it (or a DTD may give it)
-        attrs = name = role = None
-        if self.attribute_defaults or _has_attribute(node, <const_xmlChar*> b"class"):
-            attrs = attributeValueFromNsName(node, NULL, <const_xmlChar*> b"class")
-        if self.attribute_defaults or _has_attribute(node, <const_xmlChar*> b"id"):
-            name = attributeValueFromNsName(node, NULL, <const_xmlChar*> b"id")
-        if attrs is not None or name is not None:
-            names = f"{attrs or ''} {name or ''}"
-            found = self.page_marks.get(names)
-            if found is None:
-                found = self.page_marks[names] = self.attr_marks(names)
-            named_noise, contenty, named_groups, consent, gallery = found
-            noisy = noisy or named_noise
-            marks.groups |= <long long> named_groups
-            passed = passed or consent
+        if _named(node, self.attribute_defaults, &self.names, self.attr_marks, &named):
+            noisy = noisy or named.noise
+            contenty = named.content
+            marks.groups |= named.groups
+            passed = passed or named.consent
+            gallery = named.gallery
         if passed and not is_container:
             if element is None:
                 element = self.element(node)
             skip = self.small(element)
         furniture = state.furniture
         marks.beside = state.beside
+        role = None
         if self.attribute_defaults or _has_attribute(node, <const_xmlChar*> b"role"):
             role = attributeValueFromNsName(node, NULL, <const_xmlChar*> b"role")
-        if not (furniture or skip) and (flags & FURNITURE_TAG or role in self.furniture_roles) and not is_container:
+        if not (furniture or skip) and (flags & FURNITURE_TAG or role is not None and role in self.furniture_roles) and not is_container:
             if element is None:
                 element = self.element(node)
             furniture = self.small(element) or not self.holds_story(element, chars=self.story_paragraph_chars)
-        beside_here = flags & BESIDE_TAG or role in self.beside_roles or (gallery and not flags & STORY_TAG and not is_container)
+        beside_here = flags & BESIDE_TAG or role is not None and role in self.beside_roles or (gallery and not flags & STORY_TAG and not is_container)
         if beside_here:
             if element is None:
                 element = self.element(node)
@@ -501,6 +504,8 @@ def segment(_Element container not None, rules, settings):
     (walk.block_level, walk.line_breaks, walk.noise_tags, walk.tag_groups, walk.furniture_tags, walk.furniture_roles,
      walk.beside_tags, walk.beside_roles, walk.story_tags, walk.attr_marks, walk.takes_entry, walk.text_size,
      walk.make_line, walk.holds_story, walk.tag_kinds, other_kind, walk.link_kind) = rules
+    if None in walk.furniture_roles or None in walk.beside_roles:
+        raise TypeError("the rules' roles are strings: an element without a role has none of them")
     if not _named_tuple(walk.make_line) or len(walk.make_line._fields) != 11:
         raise TypeError("the rules' line must be a named tuple of segment.Line's eleven fields")
     walk.passed_max_share = settings.passed_max_share
@@ -510,7 +515,6 @@ def segment(_Element container not None, rules, settings):
     if walk.all_link_float:
         walk.all_link_value = walk.all_link
     walk.kind_names = [other_kind]
-    walk.page_marks = _seen_marks(walk.attr_marks)
     walk.lines = []
     walk.besides = []
     top.block, top.in_link, top.noise, top.content, top.groups, top.furniture, top.beside = True, False, False, False, 0, False, -1

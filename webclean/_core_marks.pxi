@@ -1,5 +1,5 @@
-# segment._attr_marks in C (AttrMarks), and what the compiled segment keeps of it from
-# page to page (_seen_marks). Included by webclean/_core.pyx: the same module, its
+# segment._attr_marks in C (AttrMarks); the compiled segment keeps what it gives from
+# page to page (_core_names.pxi). Included by webclean/_core.pyx: the same module, its
 # cimports and helpers in scope.
 
 
@@ -9,7 +9,7 @@ cdef inline bint _word_edge(Py_UCS4 ch) noexcept:
 
 
 cdef class AttrMarks:
-    """segment._attr_marks, uncached: segment's walk keeps what it gives (_seen_marks).
+    """segment._attr_marks, uncached: segment's walk keeps what it gives (_NAMES).
 
     The class and id words are found as segment._ATTR_WORD_RE finds them: a maximal run
     of a-z after the start, white space, "_" or "-", and before the end, one of those or
@@ -65,18 +65,3 @@ cdef class AttrMarks:
                 break
         return bool(bits & self.noise_bit), bool(bits & self.content_bit), groups, consent, gallery
 
-
-# What attr_marks gave for each class and id value met on the pages segmented so far, by
-# the last attr_marks handed over (a test may hand over another): a page's elements
-# share a few values, and a site's pages the same ones. Emptied past _SEEN_MARKS_MAX.
-cdef dict _SEEN_MARKS = {}
-cdef object _SEEN_MARKS_OF = None
-cdef Py_ssize_t _SEEN_MARKS_MAX = 8192
-
-
-cdef dict _seen_marks(attr_marks):
-    global _SEEN_MARKS_OF
-    if attr_marks is not _SEEN_MARKS_OF or len(_SEEN_MARKS) > _SEEN_MARKS_MAX:
-        _SEEN_MARKS.clear()
-        _SEEN_MARKS_OF = attr_marks
-    return _SEEN_MARKS

@@ -213,13 +213,10 @@ cdef int _bail_node(xmlNode* node) noexcept nogil:
                 or node.type == tree.XML_PI_NODE or node.type == tree.XML_DTD_NODE)
 
 
-cdef extern from *:
-    int _popcount "__builtin_popcountll"(unsigned long long) nogil
-
-
 cdef Py_ssize_t _chars(const unsigned char* s) noexcept nogil:
     """The characters of a UTF-8 text (XPath's string-length): its bytes less those that
-    continue a character (10xxxxxx), counted eight bytes at a time."""
+    continue a character (10xxxxxx), counted eight bytes at a time: a word's high bits of
+    those bytes, moved to the low bit of each, summed into the top byte by a multiply."""
     cdef Py_ssize_t n, i = 0, continuing = 0
     cdef unsigned long long word
     if s is NULL:
@@ -227,7 +224,7 @@ cdef Py_ssize_t _chars(const unsigned char* s) noexcept nogil:
     n = strlen(<const char*> s)
     while i + 8 <= n:
         memcpy(&word, s + i, 8)
-        continuing += _popcount(word & ~(word << 1) & 0x8080808080808080ULL)
+        continuing += (((word & ~(word << 1) & 0x8080808080808080ULL) >> 7) * 0x0101010101010101ULL) >> 56
         i += 8
     while i < n:
         continuing += (s[i] & 0xC0) == 0x80
@@ -314,13 +311,22 @@ def reopened(bytes data not None, tuple names not None):
     cdef Py_ssize_t n = len(data), at = 0, kept = 0, size = 0, end
     cdef char* out = NULL
     cdef list lowered = [name.lower() for name in names]
+    cdef unsigned char first[256]  # the first letters of the names, in either case
+    memset(first, 0, sizeof(first))
+    for name in lowered:
+        if len(name):
+            first[(<bytes> name)[0]] = first[(<bytes> name)[0] ^ 0x20] = True
+        else:
+            memset(first, True, sizeof(first))  # "</>"
     try:
         while at < n:
             hit = <const unsigned char*> memchr(s + at, b"<", n - at)
             if hit is NULL:
                 break
             at = hit - s
-            end = _end_tag(s, at, n, lowered)
+            end = -1
+            if at + 2 < n and s[at + 1] == b"/" and first[s[at + 2]]:  # else no end tag of theirs
+                end = _end_tag(s, at, n, lowered)
             if end < 0:
                 at += 1
                 continue
