@@ -27,7 +27,7 @@ def extensions() -> list[Extension]:
         "webclean._core",
         ["webclean/_core.pyx"],
         # included by _core.pyx: _core_page.pxi (which includes _core_sums.pxi and _core_trees.pxi),
-        # _core_lexicon.pxi (which includes _core_text.pxi), _core_units.pxi, _core_region.pxi, _core_columns.pxi,
+        # _core_lexicon.pxi (which includes _core_words.pxi and _core_text.pxi), _core_units.pxi, _core_region.pxi, _core_columns.pxi,
         # _core_denoise.pxi, _core_parse.pxi, _core_pagetype.pxi, _core_tuples.pxi, _core_marks.pxi,
         # _core_names.pxi and _core_metadata.pxi
         depends=[
@@ -36,6 +36,7 @@ def extensions() -> list[Extension]:
             "webclean/_core_trees.pxi",
             "webclean/_core_lexicon.pxi",
             "webclean/_core_text.pxi",
+            "webclean/_core_words.pxi",
             "webclean/_core_units.pxi",
             "webclean/_core_region.pxi",
             "webclean/_core_columns.pxi",

@@ -115,6 +115,22 @@ def test_the_lexicon_lookups_leave_what_they_do_not_handle_to_python():
     assert both(_SMALL_LEXICON.line_indices, list(texts)) == ([9.0, 0.0],) * 2
 
 
+class _Word(str):
+    pass
+
+
+@needs_core
+def test_the_lexicon_finds_its_words_by_their_code_points():
+    # Words of one, two and four bytes a character, an astral word, an empty key; a
+    # key that is no str leaves the lookup to the dict and the set.
+    words = {"share": 2.0, "σας": 0.75, "\U0001d49c\U0001d4b7": 1.5, "": 3.0, "编辑x": 0.5}
+    texts = ["", "share σας", "𝒜𝒷 and 𝒜𝒷c", "ΣΑΣ the of", "编辑x 编辑", "the\U0001d49c\U0001d4b7", "ShareShare share"]
+    for stopwords in (frozenset({"the", "of", "\U0001d49c"}), frozenset({"the", _Word("of")})):
+        lexicon = NoiseLexicon(words=words, marks={}, stopwords=stopwords)
+        assert _core.WordTable(lexicon._latin_weights, stopwords).usable == all(type(word) is str for word in stopwords)
+        _lexicon_both_ways(lexicon, texts)
+
+
 _LEXICON_ALPHABET = "aAsSeE ōσΣς²ǅİ0١9_.,:@+/-w中文分享责任编辑的在\u3000！Ｓ（）\u0301ﬁ"
 
 

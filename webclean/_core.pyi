@@ -83,6 +83,10 @@ class Nfkc:
     def __init__(self, kinds: bytes, mapped: dict[int, str]) -> None: ...
     def __call__(self, text: str) -> str | None: ...
 
+class WordTable:
+    usable: bool
+    def __init__(self, latin: dict[str, float], stopwords: frozenset[str]) -> None: ...
+
 class Lexicon:
     def __init__(
         self,

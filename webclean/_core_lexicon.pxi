@@ -10,6 +10,9 @@ from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISDIGIT, Py_UNICODE_
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object text)
 
+# The latin words and stop words by a text's slice (WordTable).
+include "_core_words.pxi"
+
 
 cdef inline bint _alnum(Py_UCS4 ch) noexcept:
     """str.isalnum of ``ch`` (the regular expressions' \\w but "_"), ASCII looked up first."""
@@ -259,6 +262,7 @@ cdef class Lexicon:
     """
 
     cdef dict words, latin, marks, lines
+    cdef WordTable word_table  # latin and stopwords, by a text's slice
     cdef frozenset stopwords, heads
     cdef object cjk_matcher, nfkc, split_pseudo_words
     cdef Nfkc fast_nfkc
@@ -290,6 +294,7 @@ cdef class Lexicon:
         if not self.exact:
             return
         self.words, self.latin, self.marks, self.lines, self.stopwords, self.heads = words, latin, marks, lines, stopwords, heads
+        self.word_table = WordTable(latin, stopwords)
         self.cjk_matcher, self.nfkc, self.split_pseudo_words, self.fast_nfkc = cjk_matcher, nfkc, split_pseudo_words, fast_nfkc
         self.leads, self.key_tokens, self.keyed_chars, self.head_chars = leads, key_tokens, keyed_chars, head_chars
         self.lead_prefixes = tuple([f"{k}<" for k in leads])
@@ -366,6 +371,7 @@ cdef class Lexicon:
         cdef const void* data
         cdef Py_UCS4 ch
         cdef bint any_ideograph = False
+        cdef WordSlot* slot
         plain = text if PyUnicode_IS_ASCII(text) else self._nfkc(text)
         if _pseudo_hints(plain):
             pieces, pseudo = self.split_pseudo_words(text)
@@ -394,11 +400,18 @@ cdef class Lexicon:
                 if not _alnum(ch) or _in_ranges(ch, &self.ideographs):
                     break
                 i += 1
-            word = plain[start:i]
-            value = self.latin.get(word)
-            if value is not None:
-                terms.append(value)
-            hits += word in self.stopwords
+            if self.word_table.usable:
+                slot = self.word_table.find(kind, data, start, i)
+                if slot.chars is not NULL:
+                    if slot.weight is not NULL:
+                        terms.append(<object> slot.weight)
+                    hits += slot.stop
+            else:
+                word = plain[start:i]
+                value = self.latin.get(word)
+                if value is not None:
+                    terms.append(value)
+                hits += word in self.stopwords
             count += 1
         total += _added(terms)
         if any_ideograph:
