@@ -122,13 +122,17 @@ class _Word(str):
 @needs_core
 def test_the_lexicon_finds_its_words_by_their_code_points():
     # Words of one, two and four bytes a character, an astral word, an empty key; a
-    # key that is no str leaves the lookup to the dict and the set.
+    # key that is no str leaves the lookups to Python.
     words = {"share": 2.0, "σας": 0.75, "\U0001d49c\U0001d4b7": 1.5, "": 3.0, "编辑x": 0.5}
     texts = ["", "share σας", "𝒜𝒷 and 𝒜𝒷c", "ΣΑΣ the of", "编辑x 编辑", "the\U0001d49c\U0001d4b7", "ShareShare share"]
-    for stopwords in (frozenset({"the", "of", "\U0001d49c"}), frozenset({"the", _Word("of")})):
-        lexicon = NoiseLexicon(words=words, marks={}, stopwords=stopwords)
-        assert _core.WordTable(lexicon._latin_weights, stopwords).usable == all(type(word) is str for word in stopwords)
-        _lexicon_both_ways(lexicon, texts)
+    _lexicon_both_ways(NoiseLexicon(words=words, marks={}, stopwords=frozenset({"the", "of", "\U0001d49c"})), texts)
+    odd = frozenset({"the", _Word("of")})
+    lexicon = NoiseLexicon(words=words, marks={}, stopwords=odd)
+    assert _tables(lexicon).indices(texts) is None
+    compiled, python = both(lexicon.indices, texts)
+    assert_same_bits(compiled, python)
+    with pytest.raises(TypeError):
+        _core.WordTable(lexicon._latin_weights, odd)
 
 
 _LEXICON_ALPHABET = "aAsSeE ōσΣς²ǅİ0١9_.,:@+/-w中文分享责任编辑的在\u3000！Ｓ（）\u0301ﬁ"

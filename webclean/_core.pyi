@@ -84,7 +84,6 @@ class Nfkc:
     def __call__(self, text: str) -> str | None: ...
 
 class WordTable:
-    usable: bool
     def __init__(self, latin: dict[str, float], stopwords: frozenset[str]) -> None: ...
 
 class Lexicon:

@@ -288,7 +288,7 @@ cdef class Lexicon:
             raise ValueError(f"more than {_MAX_RANGES} ranges")
         self.exact = (
             _exact_weights(words) and _exact_weights(latin) and _exact_weights(marks) and _exact_weights(lines)
-            and type(stopwords) is frozenset
+            and type(stopwords) is frozenset and _str_keys(latin) and _str_keys(stopwords)
             and key_tokens >= 0 and all(type(k) is int and k >= 0 for k in leads)
         )
         if not self.exact:
@@ -400,18 +400,11 @@ cdef class Lexicon:
                 if not _alnum(ch) or _in_ranges(ch, &self.ideographs):
                     break
                 i += 1
-            if self.word_table.usable:
-                slot = self.word_table.find(kind, data, start, i)
-                if slot.chars is not NULL:
-                    if slot.weight is not NULL:
-                        terms.append(<object> slot.weight)
-                    hits += slot.stop
-            else:
-                word = plain[start:i]
-                value = self.latin.get(word)
-                if value is not None:
-                    terms.append(value)
-                hits += word in self.stopwords
+            slot = self.word_table.find(kind, data, start, i)
+            if slot.chars is not NULL:
+                if slot.weight is not NULL:
+                    terms.append(<object> slot.weight)
+                hits += slot.stop
             count += 1
         total += _added(terms)
         if any_ideograph:

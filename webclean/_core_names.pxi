@@ -35,12 +35,19 @@ cdef Py_ssize_t _NAMES_USED = 0
 cdef object _NAMES_OF = None
 
 
+# FNV-1a, the hash of both tables of the core (this one's bytes, _core_words.pxi's code points).
+cdef unsigned long long _FNV_START = 14695981039346656037ULL
+
+
+cdef inline unsigned long long _fnv(unsigned long long h, unsigned long long value) noexcept nogil:
+    return (h ^ value) * 1099511628211ULL
+
+
 cdef unsigned long long _names_hash(const char* key, Py_ssize_t size) noexcept nogil:
-    # FNV-1a
-    cdef unsigned long long h = 14695981039346656037ULL
+    cdef unsigned long long h = _FNV_START
     cdef Py_ssize_t i
     for i in range(size):
-        h = (h ^ <unsigned char> key[i]) * 1099511628211ULL
+        h = _fnv(h, <unsigned char> key[i])
     return h
 
 

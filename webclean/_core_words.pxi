@@ -1,6 +1,6 @@
 # The words of a NoiseLexicon's latin lexicon and its stop words, looked up by a slice
 # of a text without making a str of it (Lexicon._index). Included by
-# webclean/_core_lexicon.pxi: the same module, its cimports in scope.
+# webclean/_core_lexicon.pxi: the same module, its cimports and _fnv (_core_names.pxi) in scope.
 
 
 cdef struct WordSlot:
@@ -12,21 +12,28 @@ cdef struct WordSlot:
 
 
 cdef inline unsigned long long _word_hash(int kind, const void* data, Py_ssize_t start, Py_ssize_t end) noexcept:
-    # FNV-1a over the code points
-    cdef unsigned long long h = 14695981039346656037ULL
+    cdef unsigned long long h = _FNV_START
     cdef Py_ssize_t i
     for i in range(start, end):
-        h = (h ^ <unsigned long long> PyUnicode_READ(kind, data, i)) * 1099511628211ULL
+        h = _fnv(h, PyUnicode_READ(kind, data, i))
     return h
 
 
+cdef bint _str_keys(keys) except -1:
+    """Whether every one of ``keys`` is a str, no subclass (a subclass may compare unlike its code points)."""
+    for key in keys:
+        if type(key) is not str:
+            return False
+    return True
+
+
 cdef class WordTable:
-    """The weight in ``latin`` and whether a stop word, of each key of either; usable
-    only where every key is a str (equal to a slice where their code points are)."""
+    """The weight in ``latin`` and whether a stop word, of each key of either: keys that
+    are str, each equal to a slice of a text where their code points are (Lexicon takes
+    no other: _str_keys)."""
 
     cdef WordSlot* slots
     cdef size_t mask
-    cdef readonly bint usable
     cdef dict latin
 
     def __cinit__(self):
@@ -36,9 +43,8 @@ cdef class WordTable:
         cdef Py_ssize_t size = 16, n, i
         cdef WordSlot* slot
         keys = set(latin) | stopwords
-        self.usable = all(type(key) is str for key in keys)
-        if not self.usable:
-            return
+        if not _str_keys(keys):
+            raise TypeError("the words must be str")
         self.latin = latin
         while size < 2 * len(keys) + 1:
             size *= 2

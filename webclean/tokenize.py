@@ -322,7 +322,7 @@ _SENTENCE_TAIL_RE = re.compile(r"[\s" + re.escape(_CLOSER_CHARS) + r"]*")
 # after . ! ? before white space; and a final mark that is not a cut, before nothing
 # but white space and closers (the last sentence ends like a sentence). The pattern
 # opens with the marks themselves, so that the text is searched for them in C.
-_END_ANYWHERE = "。！？"
+_END_ANYWHERE = "".join(mark for mark in _CUT_ANYWHERE if mark in SENTENCE_FINAL)  # 。！？: the cuts that end a sentence
 _SENTENCE_END_RE = re.compile(
     "[" + re.escape("".join(sorted(SENTENCE_FINAL))) + "](?:(?<=[" + re.escape(_END_ANYWHERE) + "])|(?<=["
     + re.escape(_CUT_BEFORE_SPACE) + r"])(?=\s)|(?=[\s" + re.escape(_CLOSER_CHARS) + r"]*\Z))"
