@@ -13,10 +13,7 @@ LINT_STAMP := $(VENV)/.lint-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 install: $(STAMP)
 
 # pip builds the compiled core (webclean/_core.pyx with its .pxi files, setup.py) into webclean/; again when it changes.
-$(STAMP): pyproject.toml setup.py webclean/_core.pyx webclean/_core_page.pxi webclean/_core_sums.pxi webclean/_core_trees.pxi \
-    webclean/_core_lexicon.pxi webclean/_core_text.pxi webclean/_core_units.pxi webclean/_core_region.pxi \
-    webclean/_core_columns.pxi webclean/_core_denoise.pxi webclean/_core_parse.pxi \
-    webclean/_core_pagetype.pxi webclean/_core_tuples.pxi webclean/_core_metadata.pxi
+$(STAMP): pyproject.toml setup.py $(wildcard webclean/_core*.pyx webclean/_core*.pxi)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[spark,test]'

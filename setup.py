@@ -7,6 +7,7 @@ path, which gives the same results more slowly (webclean/core.py).
 
 from __future__ import annotations
 
+import glob
 import sys
 
 from setuptools import Extension, setup
@@ -26,28 +27,8 @@ def extensions() -> list[Extension]:
     core = Extension(
         "webclean._core",
         ["webclean/_core.pyx"],
-        # included by _core.pyx: _core_page.pxi (which includes _core_sums.pxi and _core_trees.pxi),
-        # _core_lexicon.pxi (which includes _core_words.pxi and _core_text.pxi), _core_units.pxi, _core_region.pxi, _core_columns.pxi,
-        # _core_denoise.pxi, _core_parse.pxi, _core_pagetype.pxi, _core_tuples.pxi, _core_marks.pxi,
-        # _core_names.pxi and _core_metadata.pxi
-        depends=[
-            "webclean/_core_page.pxi",
-            "webclean/_core_sums.pxi",
-            "webclean/_core_trees.pxi",
-            "webclean/_core_lexicon.pxi",
-            "webclean/_core_text.pxi",
-            "webclean/_core_words.pxi",
-            "webclean/_core_units.pxi",
-            "webclean/_core_region.pxi",
-            "webclean/_core_columns.pxi",
-            "webclean/_core_denoise.pxi",
-            "webclean/_core_parse.pxi",
-            "webclean/_core_pagetype.pxi",
-            "webclean/_core_tuples.pxi",
-            "webclean/_core_marks.pxi",
-            "webclean/_core_names.pxi",
-            "webclean/_core_metadata.pxi",
-        ],
+        # the .pxi files _core.pyx includes: a change to one builds the core again
+        depends=sorted(glob.glob("webclean/_core_*.pxi")),
         include_dirs=lxml.get_include(),  # lxml's public C API and libxml2's headers
         # Each product and sum rounded on its own, as Python rounds them: a fused
         # multiply-add would change the last bit of a sum the Python path makes.
