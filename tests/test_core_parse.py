@@ -63,6 +63,9 @@ def _steps_both_ways(root: etree._Element) -> None:
     assert _core is not None
     for level in (1, 2, 3, 5, 400):
         assert _core.elements_at_level(root, level) == depth._level_xpath(level)(root)
+        for element in (root, *root[:2]):  # the census counts the document, and finds in the element's tree
+            census = _core.tree_census(element, level, parse._CLEANABLE_TAGS)
+            assert census == (int(parse._COUNT_ELEMENTS(element)), depth._level_xpath(level)(element), list(element.iter(*parse._CLEANABLE_TAGS)))
     assert _core.nowhere_links(root, parse._NOWHERE_SCHEME.encode(), parse._PAGE_BOXES) == parse._NOWHERE_LINKS(root)
     for element in root.iter("form", "select", "button", "div", "body"):
         assert both(parse._holds_boxes, element)[0] == both(parse._holds_boxes, element)[1]
@@ -341,3 +344,37 @@ def test_the_keys_are_found_in_the_golden_and_fuzz_pages():
         _core.holds_key(b"data", b"", 0)
     with pytest.raises(ValueError):
         _core.holds_key(b"data", b"ab", 2)
+
+
+# Character references: what _holds_reference reads as a reference, and values around
+# the control code points.
+_REFERENCES = st.builds(
+    lambda prefix, zeros, value, hexadecimal, after: (
+        prefix + b"0" * zeros + (format(value, "x" if hexadecimal else "d")).encode() + after
+    ),
+    st.sampled_from([b"&#", b"&#x", b"&#X", b"#", b"&", b"&&#"]),
+    st.integers(0, 12),
+    st.integers(0, 70_000) | st.sampled_from([0, 8, 9, 10, 11, 13, 31, 32, 0xFFFE, 0xFFFF, 0x10000, 2**32 + 1, 10**20]),
+    st.booleans(),
+    st.sampled_from([b"", b";", b"a", b"F", b"9", b"x", b" "]),
+)
+
+
+@needs_core
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_REFERENCES | st.binary(max_size=6), max_size=6))
+def test_the_references_to_control_characters_are_found_where_python_finds_them(pieces):
+    data = b"".join(pieces)
+    found = both(parse._holds_reference, data, parse._CONTROL_CODE_POINTS)
+    assert found[0] == found[1]
+
+
+@needs_core
+def test_the_references_to_control_characters_are_found_in_the_golden_and_fuzz_pages():
+    pages = [path.read_bytes() for path in [*GOLDEN, *FUZZ]]
+    found = [both(parse._holds_reference, data, parse._CONTROL_CODE_POINTS) for data in pages]
+    assert all(compiled == python for compiled, python in found)
+    for data in (b"&#0000000000000000000000011;", b"&#x0b", b"a&#X1F;b", b"&#65535"):
+        assert both(parse._holds_reference, data, parse._CONTROL_CODE_POINTS) == (True, True), data
+    for data in (b"&#9;", b"&#x0d;", b"&#128;", b"&#1114111;", b"&#65535" + b"9" * 5000, b"&#x;", b"& #1;", b"&#"):
+        assert both(parse._holds_reference, data, parse._CONTROL_CODE_POINTS) == (False, False), data

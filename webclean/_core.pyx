@@ -541,6 +541,8 @@ include "_core_columns.pxi"
 include "_core_denoise.pxi"
 # The parse's clean-up (parse.py) and the hidden elements (segment.drop_hidden).
 include "_core_parse.pxi"
+# The page's bytes before the parse (parse.py).
+include "_core_markup.pxi"
 # The page type's scores and the confidence's row and trees (page_type.py, confidence.py).
 include "_core_pagetype.pxi"
 # The elements the page's metadata is read from (metadata.py).

@@ -108,6 +108,32 @@ def elements_at_level(_Element root not None, Py_ssize_t level):
     return found
 
 
+def tree_census(_Element root not None, Py_ssize_t level, tuple tags not None):
+    """parse._census in one walk of ``root``'s document: how many elements it holds
+    (XPath's ``count(//*)``), those ``level`` levels down (:func:`elements_at_level`),
+    and the elements of ``tags`` in ``root``'s tree (``root.iter(*tags)``), each list in
+    document order."""
+    cdef _Tags names = _Tags(tags)
+    cdef xmlNode* top = _xpath_top(root._c_node)
+    cdef xmlNode* node = _first_node(top)
+    cdef xmlNode* inside = NULL  # root's node while the walk is in its tree
+    cdef Py_ssize_t depth = 1, inside_depth = 0, count = 0
+    cdef list at_level = [], named = []
+    while node is not NULL:
+        if _is_element_node(node):
+            count += 1
+            if depth == level:
+                at_level.append(elementFactory(root._doc, node))
+            if node is root._c_node:
+                inside, inside_depth = node, depth
+            if inside is not NULL and names.place(node) >= 0:
+                named.append(elementFactory(root._doc, node))
+        node = _next_node(node, top, _is_element_node(node), &depth)
+        if inside is not NULL and (depth < inside_depth or (depth == inside_depth and node is not inside)):
+            inside = NULL
+    return count, at_level, named
+
+
 cdef inline bint _xpath_blank(unsigned char c) noexcept nogil:
     # What XPath's normalize-space strips: space, tab, CR and LF.
     return c == b" " or c == b"\t" or c == b"\r" or c == b"\n"
@@ -263,114 +289,6 @@ def visible_chars(_Element element not None, Py_ssize_t count):
             if seen >= count:
                 return True
         node = _next_node(node, top, _is_element_node(node), &depth)
-    return False
-
-
-# --- parse._reopen_document ---------------------------------------------------------------
-
-
-cdef inline bint _bytes_space(unsigned char c) noexcept nogil:
-    # \s of a bytes pattern: ASCII white space.
-    return c == b" " or c == b"\t" or c == b"\n" or c == b"\r" or c == b"\x0b" or c == b"\x0c"
-
-
-cdef Py_ssize_t _end_tag(const unsigned char* s, Py_ssize_t at, Py_ssize_t n, list names) noexcept:
-    """Past the end tag of one of ``names`` (lower case) at ``at``, as
-    parse._DOCUMENT_END_TAG matches it, or -1."""
-    cdef const unsigned char* hit
-    cdef const unsigned char* word
-    cdef Py_ssize_t i, m, end
-    cdef bytes name
-    if at + 1 >= n or s[at + 1] != b"/":
-        return -1
-    for name in names:
-        word = <const unsigned char*> PyBytes_AS_STRING(name)
-        m = len(name)
-        end = at + 2 + m
-        if end >= n:
-            continue
-        for i in range(m):
-            if _lower(s[at + 2 + i]) != word[i]:
-                break
-        else:
-            if s[end] == b">":
-                return end + 1
-            if _bytes_space(s[end]):
-                hit = <const unsigned char*> memchr(s + end + 1, b">", n - end - 1)
-                if hit is not NULL:
-                    return hit - s + 1
-    return -1
-
-
-def reopened(bytes data not None, tuple names not None):
-    """parse._reopen_document: ``data`` without the end tags of ``names`` (lower case,
-    as bytes), as parse._DOCUMENT_END_TAG finds them: "</", the name in any case, then
-    ">", or white space and all up to the next ">"."""
-    cdef const unsigned char* s = <const unsigned char*> PyBytes_AS_STRING(data)
-    cdef const unsigned char* hit
-    cdef Py_ssize_t n = len(data), at = 0, kept = 0, size = 0, end
-    cdef char* out = NULL
-    cdef list lowered = [name.lower() for name in names]
-    cdef unsigned char first[256]  # the first letters of the names, in either case
-    memset(first, 0, sizeof(first))
-    for name in lowered:
-        if len(name):
-            first[(<bytes> name)[0]] = first[(<bytes> name)[0] ^ 0x20] = True
-        else:
-            memset(first, True, sizeof(first))  # "</>"
-    try:
-        while at < n:
-            hit = <const unsigned char*> memchr(s + at, b"<", n - at)
-            if hit is NULL:
-                break
-            at = hit - s
-            end = -1
-            if at + 2 < n and s[at + 1] == b"/" and first[s[at + 2]]:  # else no end tag of theirs
-                end = _end_tag(s, at, n, lowered)
-            if end < 0:
-                at += 1
-                continue
-            if out is NULL:
-                out = <char*> malloc(n)
-                if out is NULL:
-                    raise MemoryError()
-            memcpy(out + size, s + kept, at - kept)
-            size += at - kept
-            kept = at = end
-        if out is NULL:
-            return data
-        memcpy(out + size, s + kept, n - kept)
-        return PyBytes_FromStringAndSize(out, size + n - kept)
-    finally:
-        free(out)
-
-
-def holds_bytes(bytes data not None, bytes wanted not None):
-    """Whether ``data`` holds a byte of ``wanted`` (parse._markup: whether translating
-    it would change it). Where every wanted byte is below 0x80, eight bytes are tested
-    at once for one below the highest wanted, as a page's markup holds few (its line
-    ends and tabs), and only those words byte by byte."""
-    cdef const unsigned char* s = <const unsigned char*> PyBytes_AS_STRING(data)
-    cdef const unsigned char* w = <const unsigned char*> PyBytes_AS_STRING(wanted)
-    cdef Py_ssize_t n = len(data), i = 0, j
-    cdef unsigned char is_wanted[256]
-    cdef unsigned int below = 0
-    cdef unsigned long long word, ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL
-    memset(is_wanted, 0, sizeof(is_wanted))
-    for j in range(len(wanted)):
-        is_wanted[w[j]] = 1
-        below = max(below, <unsigned int> w[j] + 1)
-    if below <= 0x80:
-        while i + 8 <= n:
-            memcpy(&word, s + i, 8)
-            if (word - ones * below) & ~word & highs:  # a byte below ``below`` (exact for below <= 128)
-                for j in range(i, i + 8):
-                    if is_wanted[s[j]]:
-                        return True
-            i += 8
-    for j in range(i, n):
-        if is_wanted[s[j]]:
-            return True
     return False
 
 

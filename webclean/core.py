@@ -53,7 +53,10 @@ compiles:
   ``_core.holds_named`` and ``_core.visible_chars``: whether parse._markup's
   translation changes the page, parse._reopen_document, _NOWHERE_LINKS, _holds_boxes
   and _has_visible_chars, the parse's clean-up after libxml2's parse (its edits of the
-  tree stay Python's); ``_core.elements_at_level``: depth.elements_at_level;
+  tree stay Python's); ``_core.holds_reference``: parse._holds_reference, whether the
+  page references a control character; ``_core.tree_census``: parse._census, the
+  page's elements counted, those at the depth limit and those the clean-up edits, in
+  one walk; ``_core.elements_at_level``: depth.elements_at_level;
 - ``_core.metadata_elements``: metadata._metadata_elements, the elements that may
   carry the page's date and source and those its headline is read from;
   ``_core.element_names``: the distinct ids and classes that

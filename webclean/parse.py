@@ -144,13 +144,11 @@ _C0_TO_SPACE = bytes.maketrans(b"\x0b\x0c", b"  ")
 _C0_DELETE = bytes([*range(0x00, 0x09), *range(0x0E, 0x20)])
 # The bytes that translating with those two changes: data without them stays as it is.
 _C0_CHANGED = bytes(b for b in range(256) if b in _C0_DELETE or _C0_TO_SPACE[b] != b)
-# The character references from which libxml2 makes a character of NOT_XML_CHAR_RE
+# The code points of NOT_XML_CHAR_RE that libxml2 makes of a character reference
 # (&#1; … &#8;, &#11;, &#12;, &#14; … &#31;, &#65534;, &#65535;, in decimal or hex, with
-# or without the ";"), and &#0;: pages without one skip a walk of the whole tree.
-_CONTROL_REFERENCE = re.compile(
-    rb"&#(?:[xX]0*(?:[0-8bcefBCEF]|1[0-9a-fA-F]|[fF]{3}[eEfF])(?![0-9a-fA-F])"
-    rb"|0*(?:[0-8]|1[1-2]|1[4-9]|2[0-9]|3[01]|6553[45])(?![0-9]))"
-)
+# or without the ";"), and 0: pages without such a reference skip a walk of the whole tree.
+_CONTROL_CODE_POINTS = frozenset([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0xFFFE, 0xFFFF])
+_REFERENCE_RE = re.compile(rb"&#(?:[xX]([0-9a-fA-F]+)|([0-9]+))")
 
 
 def parse_html(
@@ -189,23 +187,21 @@ def parse_html(
     root = _parse(data)
     if root is None:
         return _empty_document()
-    if max_elements is not None and (elements := int(_COUNT_ELEMENTS(root))) > max_elements:
+    elements, deep, found = _census(root, depth)
+    if max_elements is not None and elements > max_elements:
         raise TooManyElements(elements, max_elements)
-    found = _Cleanable.find(root)
     if not noscript and _swallowing_noscript(found.noscripts, settings.noscript_max_elements):
         data = NOSCRIPT.sub(b"", data)
         root = _parse(data)
         if root is None:
             return _empty_document()
-        found = _Cleanable.find(root)
-    deep = elements_at_level(root, depth)
+        _, deep, found = _census(root, depth)
     if deep and elements_at_level(root, MAX_SUPPORTED_DEPTH):
         # libxml2 may have hit its limit and dropped the rest of the page.
         root = _parse(flatten_markup(data.decode("utf-8", "replace"), depth).encode("utf-8"))
         if root is None:
             return _empty_document()
-        found = _Cleanable.find(root)
-        deep = elements_at_level(root, depth)
+        _, deep, found = _census(root, depth)
     # Junk goes before flattening, or its text would be folded into the page's.
     # Elements of `deep` inside removed junk are detached: flattening them is moot, and
     # so is cleaning the textareas and forms of `found` that went with the junk.
@@ -301,7 +297,7 @@ def _parse(data: bytes) -> etree._Element | None:
         root = etree.fromstring(data, _PARSER)
     except etree.LxmlError as err:
         raise ParseError(str(err)) from err
-    if root is not None and _holds(data, b"&#", 1) and _CONTROL_REFERENCE.search(data):
+    if root is not None and _holds(data, b"&#", 1) and _holds_reference(data, _CONTROL_CODE_POINTS):
         _drop_referenced_controls(root)
     return root
 
@@ -313,6 +309,19 @@ def _holds(data: bytes, key: bytes, anchor: int) -> bool:
     if core.compiled is not None:
         return bool(core.compiled.holds_key(data, key, anchor))
     return key in data
+
+
+def _holds_reference(data: bytes, code_points: frozenset[int]) -> bool:
+    """Whether ``data`` holds a numeric character reference whose value, read over all
+    its digits, is one of ``code_points``."""
+    if core.compiled is not None:
+        return bool(core.compiled.holds_reference(data, code_points))
+    for found in _REFERENCE_RE.finditer(data):
+        digits = (found[1] or found[2]).lstrip(b"0")
+        # More digits than 8 make a value above every code point (and int() refuses thousands).
+        if len(digits) <= 8 and int(digits or b"0", 16 if found[1] else 10) in code_points:
+            return True
+    return False
 
 
 def _drop_referenced_controls(root: etree._Element) -> None:
@@ -371,13 +380,27 @@ class _Cleanable(NamedTuple):
     templates: list[etree._Element]
 
     @classmethod
-    def find(cls, root: etree._Element) -> _Cleanable:
-        # One walk of the tree in C for all five kinds, instead of a walk for each.
+    def of(cls, elements: Iterable[etree._Element]) -> _Cleanable:
+        """The elements of _CLEANABLE_TAGS, in document order, sorted by kind."""
         found = cls([], [], [], [], [])
         kinds = {"noscript": found.noscripts, "textarea": found.textareas, "form": found.forms, "template": found.templates}
-        for element in root.iter("noscript", "textarea", "form", "template", *CONTROL_TAGS):
+        for element in elements:
             kinds.get(element.tag, found.controls).append(element)
         return found
+
+
+_CLEANABLE_TAGS = ("noscript", "textarea", "form", "template", *CONTROL_TAGS)
+
+
+def _census(root: etree._Element, level: int) -> tuple[int, list[etree._Element], _Cleanable]:
+    """How many elements ``root``'s document holds, those ``level`` levels down
+    (depth.elements_at_level), and what the cleaning steps look at: one walk of the
+    tree in the compiled core."""
+    if core.compiled is not None:
+        elements, deep, cleanable = core.compiled.tree_census(root, level, _CLEANABLE_TAGS)
+    else:
+        elements, deep, cleanable = int(_COUNT_ELEMENTS(root)), elements_at_level(root, level), root.iter(*_CLEANABLE_TAGS)
+    return elements, deep, _Cleanable.of(cleanable)
 
 
 _STREAMED_BOXES = etree.XPath("//div[@hidden][starts-with(@id, 'S:')]")
