@@ -378,3 +378,39 @@ def test_the_references_to_control_characters_are_found_in_the_golden_and_fuzz_p
         assert both(parse._holds_reference, data, parse._CONTROL_CODE_POINTS) == (True, True), data
     for data in (b"&#9;", b"&#x0d;", b"&#128;", b"&#1114111;", b"&#65535" + b"9" * 5000, b"&#x;", b"& #1;", b"&#"):
         assert both(parse._holds_reference, data, parse._CONTROL_CODE_POINTS) == (False, False), data
+
+
+# UTF-8: each first byte with seconds at the edges of its range, cut short, and ASCII runs
+# around them (the eight-byte steps).
+_UTF8_PIECES = st.sampled_from(
+    [bytes([first, second]) for first in (0x80, 0xC1, 0xC2, 0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF)
+     for second in (0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0)]
+    + [b"\xe4\xb8\xad", b"\xf0\x9f\x98\x80", b"\xed\x9f\xbf", b"\xed\xa0\x80", b"\xf4\x8f\xbf\xbf", b"\xf4\x90\x80\x80",
+       b"\xe0\xa0", b"\xf0\x90\x80", b"a" * 7, b"a" * 9, b"\x00"]
+)  # fmt: skip
+
+
+@needs_core
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(_UTF8_PIECES | st.binary(max_size=10), max_size=8) | st.text().map(lambda text: text.encode("utf-8", "surrogatepass")))
+def test_valid_utf8_is_what_python_decodes(pieces):
+    data = b"".join(pieces) if isinstance(pieces, list) else pieces
+    try:
+        data.decode("utf-8")
+        expected = True
+    except UnicodeDecodeError:
+        expected = False
+    assert _core.valid_utf8(data) is expected
+
+
+@needs_core
+def test_valid_utf8_on_the_golden_and_fuzz_pages():
+    for path in [*GOLDEN, *FUZZ]:
+        data = path.read_bytes()
+        for cut in (data, data[:-1], data[:-2], data[1:]):
+            try:
+                cut.decode("utf-8")
+                expected = True
+            except UnicodeDecodeError:
+                expected = False
+            assert _core.valid_utf8(cut) is expected, path

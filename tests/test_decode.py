@@ -319,3 +319,18 @@ def test_sniff_tolerates_a_few_control_bytes() -> None:
 @given(st.binary(max_size=5000))
 def test_sniff_any_bytes(data: bytes) -> None:
     assert sniff(data) in {"html", "text", "empty", "pdf", "image", "archive", "binary"}
+
+
+@pytest.mark.parametrize(
+    "data",
+    ["<p>中文 café</p>".encode(), "<p>中文</p>".encode() + b"\xe4\xb8", b"<p>a\x00b</p>", "<meta charset=gbk><p>中文</p>".encode()],
+)
+def test_a_utf8_page_is_decoded_when_its_text_is_asked_for(data: bytes) -> None:
+    # The parser reads the bytes; the text of a valid UTF-8 page is made the first time it is read.
+    result = decode_html(data)
+    assert result.utf8 == data and result.encoding == "utf-8"
+    expected = data.decode("utf-8", "ignore").replace("\x00", "")
+    assert result.text == expected
+    assert result == Decoded(expected, "utf-8", True, result.source) and hash(result) == hash(Decoded(expected, "utf-8", True, result.source))
+    with pytest.raises(ValueError):
+        Decoded(None, "utf-8", True, "utf-8")

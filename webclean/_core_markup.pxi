@@ -1,5 +1,5 @@
-# The page's bytes before libxml2 reads them (parse._markup, parse._reopen_document,
-# parse._parse), included in webclean/_core.pyx after _core_parse.pxi: the same module,
+# The page's bytes before libxml2 reads them (decode._is_utf8, parse._markup,
+# parse._reopen_document, parse._parse), included in webclean/_core.pyx after _core_parse.pxi: the same module,
 # its cimports and helpers (_lower) in scope. Each function answers as its Python
 # reference does, on the bytes alone.
 
@@ -158,3 +158,51 @@ def holds_reference(bytes data not None, frozenset values not None):
                 return True
         at += 1
     return False
+
+
+# --- decode._is_utf8 ----------------------------------------------------------------------
+
+
+def valid_utf8(bytes data not None):
+    """Whether ``data`` is UTF-8 as Python's strict decoder takes it (well-formed, as
+    the Unicode Standard's table 3-7 says: no overlong form, no surrogate, nothing above
+    U+10FFFF), found without making a str; eight ASCII bytes at a time."""
+    cdef const unsigned char* s = <const unsigned char*> PyBytes_AS_STRING(data)
+    cdef Py_ssize_t n = len(data), i = 0, k, need
+    cdef unsigned long long word
+    cdef unsigned char c, low, high
+    while i < n:
+        if i + 8 <= n:
+            memcpy(&word, s + i, 8)
+            if not (word & 0x8080808080808080ULL):
+                i += 8
+                continue
+        c = s[i]
+        if c < 0x80:
+            i += 1
+            continue
+        # how many bytes follow the first, and the range of the second
+        low, high = 0x80, 0xBF
+        if 0xC2 <= c <= 0xDF:
+            need = 1
+        elif 0xE0 <= c <= 0xEF:
+            need = 2
+            if c == 0xE0:
+                low = 0xA0
+            elif c == 0xED:
+                high = 0x9F
+        elif 0xF0 <= c <= 0xF4:
+            need = 3
+            if c == 0xF0:
+                low = 0x90
+            elif c == 0xF4:
+                high = 0x8F
+        else:
+            return False
+        if i + need >= n or not low <= s[i + 1] <= high:
+            return False
+        for k in range(i + 2, i + need + 1):
+            if s[k] & 0xC0 != 0x80:
+                return False
+        i += need + 1
+    return True

@@ -32,10 +32,11 @@ from __future__ import annotations
 
 import codecs
 import re
-from dataclasses import dataclass, field
 
 import charset_normalizer
 import webencodings
+
+from webclean import core
 
 __all__ = [
     "Decoded", "KIND_REASONS", "decode_html", "header_charset", "normalize_charset", "sniff", "PRESCAN_BYTES", "SNIFF_BYTES",
@@ -60,7 +61,6 @@ _MAX_LOSSY_SHARE = 0.1
 _MAX_CONTROL_SHARE = 0.1
 
 
-@dataclass(frozen=True)
 class Decoded:
     """A decoded page.
 
@@ -71,14 +71,35 @@ class Decoded:
     ``confident`` is False when the encoding was guessed or bytes were replaced.
     ``utf8``: the page's own bytes where they are valid UTF-8 without a byte-order mark,
     which the parser reads as they are (parse.parse_html) instead of the text encoded
-    again; None otherwise.
+    again; None otherwise. Their ``text`` is decoded from them when first asked for:
+    the extraction reads the bytes alone.
     """
 
-    text: str
-    encoding: str
-    confident: bool
-    source: str
-    utf8: bytes | None = field(default=None, compare=False, repr=False)
+    __slots__ = ("_text", "encoding", "confident", "source", "utf8")
+
+    def __init__(self, text: str | None, encoding: str, confident: bool, source: str, utf8: bytes | None = None) -> None:
+        if text is None and utf8 is None:
+            raise ValueError("a Decoded holds its text, or the UTF-8 bytes it is decoded from")
+        self._text, self.encoding, self.confident, self.source, self.utf8 = text, encoding, confident, source, utf8
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            assert self.utf8 is not None
+            self._text = _utf8_text(self.utf8)
+        return self._text
+
+    def _key(self) -> tuple[str, str, bool, str]:
+        return self.text, self.encoding, self.confident, self.source
+
+    def __eq__(self, other: object) -> bool:
+        return self._key() == other._key() if isinstance(other, Decoded) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Decoded(text={self.text[:40]!r}…, encoding={self.encoding!r}, confident={self.confident}, source={self.source!r})"
 
 
 # The WHATWG encodings decoded here -> the Python codec that implements each. The
@@ -196,20 +217,20 @@ def decode_html(data: bytes, http_charset: str | None = None) -> Decoded:
     if bom is not None:
         name, size = bom
         return _decode_lossy(data[size:], name, "bom")
-    utf8 = _strict(data, "utf-8")
+    utf8, text = _is_utf8(data)
     declared = _declarations(data, http_charset)
     for source, name in declared:
         if name in _UTF16:
             found = _decode_utf16_declared(data, name, source)
-        elif utf8 is not None and (name == "utf-8" or not data.isascii()):
+        elif utf8 and (name == "utf-8" or not data.isascii()):
             # Valid UTF-8 beats a declared legacy charset (module docstring).
-            return _utf8_result(data, utf8, source if name == "utf-8" else "utf-8")
+            return Decoded(text, "utf-8", True, source if name == "utf-8" else "utf-8", data)
         else:
             found = _decode_declared(data, name, source)
         if found is not None:
             return found
-    if utf8 is not None:
-        return _utf8_result(data, utf8, "utf-8")
+    if utf8:
+        return Decoded(text, "utf-8", True, "utf-8", data)
     return _guess(data, [name for _, name in declared])
 
 
@@ -219,10 +240,27 @@ def _result(text: str, name: str, confident: bool, source: str) -> Decoded:
     return Decoded(text, name, confident, source)
 
 
-def _utf8_result(data: bytes, text: str, source: str) -> Decoded:
-    """_result for ``text`` decoded from ``data`` as UTF-8: a NUL is the same byte in
-    both, and found in the bytes many times faster than in a text of wide characters."""
-    return Decoded(text.replace("\x00", "") if b"\x00" in data else text, "utf-8", True, source, data)
+def _is_utf8(data: bytes) -> tuple[bool, str | None]:
+    """Whether the bytes are UTF-8 (_strict), and their text (_utf8_text) where it was
+    made to tell: the compiled core tells a valid page without making it."""
+    if core.compiled is not None and core.compiled.valid_utf8(data):
+        return True, None
+    text = _strict(data, "utf-8")
+    return text is not None, None if text is None else _without_nul(data, text)
+
+
+def _utf8_text(data: bytes) -> str:
+    """The text of bytes that _is_utf8 takes for UTF-8."""
+    text = _strict(data, "utf-8")
+    if text is None:
+        raise ValueError("the bytes are no UTF-8")
+    return _without_nul(data, text)
+
+
+def _without_nul(data: bytes, text: str) -> str:
+    # A NUL is the same byte in both, and found in the bytes many times faster than in a
+    # text of wide characters.
+    return text.replace("\x00", "") if b"\x00" in data else text
 
 
 def _bom(data: bytes) -> tuple[str, int] | None:
