@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import lxml.html
 import pytest
 from hypothesis import given, settings
@@ -252,10 +254,24 @@ def test_form_wrapping_the_page_is_kept() -> None:
         ("<meta name='og:title' content='Named'>", "<h1>H</h1>", "Named"),
         ("", "<h1></h1><h1> First <b>heading</b> </h1><h1>Second</h1>", "First heading"),
         ("", "<p>no title at all</p>", ""),
+        ("<title> </title>", "<title>In the body</title><h1>H</h1>", "In the body"),
+        ("<title>Head</title>", "<title>Body</title>", "Head"),
     ],
 )
 def test_page_title_order(head: str, body: str, title: str) -> None:
     assert page_title(parse_html(f"<html><head>{head}</head><body>{body}</body></html>")) == title
+
+
+def test_page_title_is_the_first_title_of_the_page_in_document_order() -> None:
+    # The head is looked at first, and only where it comes first: pages as libxml2 makes them.
+    tests = Path(__file__).parent
+    pages: list[str | bytes] = [path.read_bytes() for path in [*(tests / "golden").glob("*/source.html"), *(tests / "fuzz-corpus").iterdir()]]
+    pages += ["<title>Before</title><head><title>Head</title></head>", "<p>x</p><title>late</title>", "<html><head></head><title>T</title>"]
+    for page in pages:
+        root = parse_html(page)
+        first = next((text for text in map(text_of, root.iter("title")) if text), None)
+        if first is not None:
+            assert page_title(root) == first
 
 
 def test_svg_title_is_not_the_page_title() -> None:

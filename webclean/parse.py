@@ -227,10 +227,15 @@ def page_title(root: etree._Element) -> str:
     ``og:title`` meta property (pages whose <title> is empty or missing often
     have one), the first non-empty ``<h1>``.
     """
-    for element in root.iter("title"):
-        title = text_of(element)
-        if title:
-            return title
+    head = root.find("head")
+    # A first <head>'s titles come first in document order, and are looked for in it
+    # alone first: lxml's iter() walks on to the next match as it returns one, so a walk
+    # of the whole page would read all of it to return the title of its head.
+    for scope in (head, root) if head is not None and head.getprevious() is None else (root,):
+        for element in scope.iter("title"):
+            title = text_of(element)
+            if title:
+                return title
     for title in meta_contents(root, "og:title"):
         return title
     for element in root.iter("h1"):
