@@ -28,7 +28,7 @@ from webclean.language import declared_language, page_language
 from webclean.limits import PageTimeout, time_limit
 from webclean.line_features import line_units
 from webclean.locate import Block, locate_block
-from webclean.metadata import holds_comment_form, is_forum, is_story, page_metadata
+from webclean.metadata import PageMetadata, holds_comment_form, is_forum, is_story, page_metadata
 from webclean.model import Model, ModelError, default_model
 from webclean.page_type import most_probable, page_signals, type_words
 from webclean.parse import ParseError, TooManyElements, page_title, parse_html
@@ -125,7 +125,7 @@ def _extract(
     page = classify_page(html, config, model, http_charset, url=url, timer=timer)
     if isinstance(page, Extraction):
         return page
-    extraction = _extraction(page, config, timer)
+    extraction = _extraction(page, config)
     if model.confidence is None:
         return extraction
     with timed(timer, "confidence"):
@@ -173,6 +173,7 @@ class ClassifiedPage:
 
     located: LocatedPage
     decisions: tuple[Decision, ...]
+    metadata: PageMetadata
     # PAGE_TYPES' probabilities for the page (page_type.py), where the model has a page type model.
     type_probabilities: np.ndarray | None = None
 
@@ -223,8 +224,13 @@ def _classify(
         with timed(timer, "page_type"):
             signals = page_signals(page.root, html, url, page.lines, config)
             typed = model.page_types.page_probabilities(signals, type_words(url, page.title))
+    # Right after the page type's walk of the tree, which leaves the tree in the cache for
+    # the walk of the metadata (no step after Step 1 edits the tree).
+    with timed(timer, "metadata"):
+        lines = None if page.lines is None else [line.text for line in page.lines]
+        metadata = page_metadata(page.root, lines=lines, settings=config.metadata)
     if page.block is None:
-        return ClassifiedPage(page, (), typed)
+        return ClassifiedPage(page, (), metadata, typed)
     block = page.block.element
     if typed is not None:  # the page type says what the page is, where the model has one
         article = is_type(typed, "article")
@@ -240,7 +246,7 @@ def _classify(
             comment_form=partial(holds_comment_form, page.root),
             values=values, second=model.second, timer=timer,
         )  # fmt: skip
-    return ClassifiedPage(page, tuple(decisions), typed)
+    return ClassifiedPage(page, tuple(decisions), metadata, typed)
 
 
 def decider(model: Model, type_probabilities: np.ndarray | None) -> Decider:
@@ -253,11 +259,8 @@ def decider(model: Model, type_probabilities: np.ndarray | None) -> Decider:
     return OnPage(model.svm, type_probabilities)
 
 
-def _extraction(page: ClassifiedPage, config: Config, timer: StageTimer | None) -> Extraction:
-    located, typed = page.located, page.page_type
-    with timed(timer, "metadata"):
-        lines = None if located.lines is None else [line.text for line in located.lines]
-        metadata = page_metadata(located.root, lines=lines, settings=config.metadata)
+def _extraction(page: ClassifiedPage, config: Config) -> Extraction:
+    located, typed, metadata = page.located, page.page_type, page.metadata
     if located.block is None:
         text, error, block_path = "", "no block holds text", None
     else:
