@@ -287,6 +287,24 @@ def test_line_units_give_the_python_units_of_the_golden_and_fuzz_pages(lines_set
 
 
 @needs_core
+@pytest.mark.parametrize("lines_settings", [LinesConfig(), LinesConfig(core_share=0.3, core_prose_chars=50), LinesConfig(core_share=1.0)])
+def test_past_core_gives_the_python_column_of_the_golden_and_fuzz_pages(lines_settings):
+    marked = 0
+    for path in (*GOLDEN, *FUZZ):
+        body = _page_body(path.read_bytes())
+        owners, lengths = [line.owner for line in _lines(body)], [line.length for line in _lines(body)]
+        for prose in (line_features.prose_lines(lengths, [line.link_ratio for line in _lines(body)], lines_settings), list(range(len(owners)))):
+            compiled, python = both(line_features._past_core, owners, lengths, prose, lines_settings)
+            assert compiled == python, path.name
+            marked += sum(python)
+    assert marked  # lines past the box are found, not only none
+    # What the core does not read is left to Python: an owner that is no element, a length no int.
+    assert _core.past_core(["no element"], [600], [0], 500, 0.7, line_features._PART_TAGS) is None
+    body = _page_body(b"<html><body><div><p>" + b"x" * 600 + b"</p></div></body></html>")
+    assert _core.past_core([body], [600.0], [0], 500, 0.7, line_features._PART_TAGS) is None
+
+
+@needs_core
 def test_lines_inside_gives_the_python_places():
     for path in (*GOLDEN, *FUZZ):
         body = _page_body(path.read_bytes())

@@ -220,3 +220,96 @@ def repeats(texts not None, owners not None, lengths not None, min_chars, in_pas
             if k != m and in_passage(texts, k, m) and box(owners[k]) != box(owners[m]):
                 column[m] = m - k
     return column
+
+
+cdef Py_ssize_t _chain_place(xmlNode* node, xmlNode** chain, Py_ssize_t size) noexcept:
+    """The place in ``chain`` of ``node`` or of its nearest element ancestor there, or -1."""
+    cdef Py_ssize_t k
+    while node is not NULL and node.type == tree.XML_ELEMENT_NODE:
+        for k in range(size):
+            if chain[k] == node:
+                return k
+        node = node.parent
+    return -1
+
+
+def past_core(owner_lines not None, length_lines not None, prose_lines not None, long long core_prose_chars,
+              double core_share, tuple parts not None):
+    """line_features._past_core over libxml2's nodes: whether each line lies after the
+    box that holds ``core_share`` of the prose's characters, outside it (``parts``: the
+    tags of the parts of a box, passed over outwards); None where an owner is no
+    element of lxml's, a length of the prose or a place no int, or the box is not found
+    (Python raises there)."""
+    cdef list owners = list(owner_lines), lengths = list(length_lines), prose = list(prose_lines)
+    cdef Py_ssize_t n = len(owners), count = len(prose), i, m, k, size = 0, middle = -1, core_place, last = -1
+    cdef long long total = 0, reached = 0, held = 0
+    cdef _Tags part_names = _Tags(parts)
+    cdef xmlNode* node
+    cdef xmlNode* core
+    cdef xmlNode** chain = NULL
+    cdef Py_ssize_t* innermost = NULL
+    cdef long long* counted = NULL
+    if len(lengths) < n or not all(isinstance(owner, _Element) for owner in owners):
+        return None
+    for i in range(count):
+        if type(prose[i]) is not int or not 0 <= prose[i] < n or type(lengths[<Py_ssize_t> prose[i]]) is not int:
+            return None
+        total += <long long> lengths[<Py_ssize_t> prose[i]]
+    if total < core_prose_chars:
+        return [False] * n
+    for i in range(count):
+        reached += <long long> lengths[<Py_ssize_t> prose[i]]
+        if 2 * reached >= total:
+            middle = prose[i]
+            break
+    node = (<_Element> owners[middle])._c_node
+    while node is not NULL and node.type == tree.XML_ELEMENT_NODE:  # the middle line's owner and its ancestors
+        size += 1
+        node = node.parent
+    chain = <xmlNode**> malloc(max(size, 1) * sizeof(xmlNode*))
+    innermost = <Py_ssize_t*> malloc(max(count, 1) * sizeof(Py_ssize_t))
+    counted = <long long*> calloc(max(size, 1), sizeof(long long))
+    try:
+        if chain is NULL or innermost is NULL or counted is NULL:
+            raise MemoryError()
+        node = (<_Element> owners[middle])._c_node
+        for k in range(size):
+            chain[k] = node
+            node = node.parent
+        for i in range(count):
+            m = prose[i]
+            k = _chain_place((<_Element> owners[m])._c_node, chain, size)
+            if k < 0:
+                return None
+            innermost[i] = k
+            counted[k] += <long long> lengths[m]
+        core_place = -1
+        for k in range(size):
+            held += counted[k]
+            if held >= core_share * total:
+                core_place = k
+                break
+        if core_place < 0:
+            return None
+        while part_names.place(chain[core_place]) >= 0 and core_place + 1 < size:
+            core_place += 1
+        core = chain[core_place]
+        for i in range(count):
+            if innermost[i] <= core_place:
+                last = max(last, <Py_ssize_t> prose[i])
+        while last + 1 < n and _within((<_Element> owners[last + 1])._c_node, core):
+            last += 1
+        return [m > last for m in range(n)]
+    finally:
+        free(chain)
+        free(innermost)
+        free(counted)
+
+
+cdef bint _within(xmlNode* node, xmlNode* box) noexcept:
+    """Whether ``node`` is ``box`` or lies inside it."""
+    while node is not NULL:
+        if node == box:
+            return True
+        node = node.parent
+    return False

@@ -38,10 +38,10 @@ compiles:
 - ``_core.related_names``: segment.related_names, the lines that name a box of other
   stories;
 - ``_core.neighbour_means``, ``_core.link_runs``, ``_core.section_text``,
-  ``_core.prose_lines``, ``_core.log_lengths``, ``_core.main_depth``, ``_core.repeats``
-  and ``_core.no_code``: line_features._neighbour_means, link_runs, section_text,
-  prose_lines, log_lengths, _main_depth, repeats and _code (where no line is code),
-  what line_units reads and makes of the lines;
+  ``_core.prose_lines``, ``_core.log_lengths``, ``_core.main_depth``, ``_core.repeats``,
+  ``_core.past_core`` and ``_core.no_code``: line_features._neighbour_means,
+  link_runs, section_text, prose_lines, log_lengths, _main_depth, repeats, _past_core
+  and _code (where no line is code), what line_units reads and makes of the lines;
 - ``_core.units``: units.units_from_columns, the units made of their columns (they
   and segment's lines are made as tuple.__new__ makes a named tuple, in C:
   ``_core_tuples.pxi``);

@@ -409,6 +409,7 @@ def section_text(kinds: Sequence[str], lengths: Sequence[int], ratios: Sequence[
 # ``core_prose_chars`` of them at least (lines.*). A table's or a list's parts are not
 # such boxes: a table of films holds most of an article's prose, and its references follow it.
 _PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "ul", "ol", "dl"}) | CELLS | LIST_ITEMS
+_PART_TAGS = tuple(sorted(_PARTS))  # as the compiled core reads them
 
 
 def _past_core(
@@ -416,6 +417,10 @@ def _past_core(
 ) -> list[bool]:
     """Unit.past_core of each line of the block: whether it lies after the box that
     holds most of the block's prose, outside it."""
+    if core.compiled is not None:  # over libxml2's nodes (webclean/_core_columns.pxi)
+        found = core.compiled.past_core(owners, lengths, prose, settings.core_prose_chars, settings.core_share, _PART_TAGS)
+        if found is not None:
+            return found
     total = sum(lengths[m] for m in prose)
     if total < settings.core_prose_chars:
         return [False] * len(owners)
@@ -439,10 +444,10 @@ def _past_core(
     core_place = next(k for k, held in enumerate(accumulate(counted)) if held >= settings.core_share * total)
     while around[core_place].tag in _PARTS and core_place + 1 < len(around):
         core_place += 1
-    core = around[core_place]
+    box = around[core_place]
 
     def inside(owner: etree._Element) -> bool:
-        return owner is core or any(ancestor is core for ancestor in owner.iterancestors())
+        return owner is box or any(ancestor is box for ancestor in owner.iterancestors())
 
     # The box's lines follow one another: the last is found walking on from its last
     # line of prose, and every line after it lies outside.
