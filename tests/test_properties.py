@@ -17,13 +17,14 @@ from hypothesis import strategies as st
 from webclean.config import Config
 from webclean.denoise import noise_filter
 from webclean.extract import extract
-from webclean.features import block_units
+from webclean.features import FEATURE_SETS, block_units
 from webclean.lexicon import NoiseLexicon
 from webclean.line_features import _neighbour_means, line_units
 from webclean.parse import parse_html
 from webclean.result import Extraction, Status
 from webclean.segment import drop_hidden, segment
 from webclean.text import text_length
+from webclean.tokenize import split_sentences
 from webclean.units import Unit
 
 METHODS = ("svm", "paper")
@@ -176,6 +177,56 @@ def test_noise_filter_only_cuts_from_the_end(feature_set, texts, labels, beta):
             assert text == (unit.text if values[k] > 0 else None)
         elif text is not None:
             assert unit.text.strip().startswith(text), (unit.text, text)
+
+
+class ScoredByText:
+    """A classifier whose value for a row depends on the row's text alone (its length, a
+    number the row carries), as a real one depends on the row: it counts its calls."""
+
+    def __init__(self, cut: int) -> None:
+        self.cut = cut
+        self.calls = 0
+
+    def decision_function(self, rows: np.ndarray) -> np.ndarray:
+        self.calls += 1
+        lengths = np.asarray(rows)[:, 2]  # L, the text's length (log1p of it in the rich set)
+        return np.where(np.round(lengths * 1000).astype(np.int64) % self.cut == 0, 1.0, -1.0) + lengths / 1e6
+
+
+def _noise_filter_by_rounds(units, lexicon, svm, feature_set, beta):
+    """The noise filter as the method states it: round after round, one sentence more of
+    each undecided unit from its end, until one is content."""
+    rows_of = FEATURE_SETS[feature_set]
+    whole = [beta is not None and u.length <= beta for u in units]
+    sentences = [[u.text] if one else split_sentences(u.text) for u, one in zip(units, whole)]
+    kept, values, deciding = [None] * len(units), {}, {}
+    for k, unit in enumerate(units):
+        for end in range(len(sentences[k]) - 1, -1, -1):
+            text = sentences[k][end].strip()
+            score = float(svm.decision_function(rows_of([unit], [text], lexicon))[0])
+            if whole[k] or text == unit.text:
+                values[k] = score
+            deciding[k] = max(deciding.get(k, score), score)
+            if score > 0:
+                kept[k] = unit.text if whole[k] else "".join(sentences[k][: end + 1]).strip()
+                break
+    return kept, values, deciding
+
+
+@pytest.mark.parametrize("feature_set", ["paper", "rich"])
+@SETTINGS
+@given(
+    texts=st.lists(SENTENCES | st.text(max_size=200), min_size=1, max_size=6),
+    cut=st.integers(1, 5),
+    beta=st.none() | st.integers(0, 60),
+)
+def test_noise_filter_asks_twice_at_most_and_decides_as_rounds_of_a_sentence_do(feature_set, texts, cut, beta):
+    # Its second round asks for every sentence of the units still undecided at once.
+    units = [Unit(tag="p", text=t, length=text_length(t), link_ratio=0.0, position=(i + 1) / len(texts)) for i, t in enumerate(texts)]
+    lexicon = NoiseLexicon(words={}, marks={})
+    svm = ScoredByText(cut)
+    assert noise_filter(units, lexicon, svm, feature_set, beta=beta) == _noise_filter_by_rounds(units, lexicon, ScoredByText(cut), feature_set, beta)
+    assert svm.calls <= 2
 
 
 # --------------------------------------------------------------------------- output is page text

@@ -303,17 +303,24 @@ def noise_filter(
     result: list[str | None] = [None] * len(units)
     values: dict[int, float] = {}
     deciding: dict[int, float] = {}
+    first = True
     while True:
         pending = [k for k, end in enumerate(ends) if end]
         if not pending:
             return result, values, deciding
-        texts = [sentences[k][ends[k] - 1].strip() for k in pending]  # type: ignore[operator]
+        # The first round asks for each unit's last sentence; the second, at once, for
+        # every sentence of the units still undecided, read from the end as rounds of a
+        # sentence each would read them: a call of the classifier costs as much for one
+        # row as for dozens, and the values are the same.
+        asked = [(k, j) for k in pending for j in range(ends[k] - 1, ends[k] - 2 if first else -1, -1)]  # type: ignore[operator]
+        texts = [sentences[k][j].strip() for k, j in asked]
         with timed(timer, "features"):
-            rows = rows_of([units[k] for k in pending], texts, lexicon)
+            rows = rows_of([units[k] for k, _ in asked], texts, lexicon)
         with timed(timer, "classify"):
             scores = svm.decision_function(rows)
-        for k, text, score in zip(pending, texts, scores):
-            end = ends[k] - 1  # type: ignore[operator]
+        for (k, end), text, score in zip(asked, texts, scores):
+            if ends[k] != end + 1:
+                continue  # decided by a later sentence of its unit
             if whole[k] or text == units[k].text:
                 values[k] = float(score)
             if k not in deciding or score > deciding[k]:
@@ -323,6 +330,7 @@ def noise_filter(
                 ends[k] = None
             else:
                 ends[k] = end if end > 0 else None
+        first = False
 
 
 def whole_values(
