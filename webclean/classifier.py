@@ -58,7 +58,10 @@ class SVMParams:
         if page is not None:
             if len(page) != self.page_columns:
                 raise ValueError(f"{len(page)} columns of the page, but the trees read {self.page_columns}")
-            X = np.hstack([X, np.broadcast_to(np.asarray(page, dtype=np.float64), (len(X), self.page_columns))])
+            rows = np.empty((len(X), X.shape[1] + self.page_columns))
+            rows[:, : X.shape[1]] = X
+            rows[:, X.shape[1] :] = page
+            X = rows
         # The SVM reads the row's first columns; the trees (method svm) may read more.
         Z = (X[:, : len(self.scale_min)] - self.scale_min) * self.scale_factor
         # In chunks: a page of 200,000 tags must not build a kernel matrix of gigabytes,
