@@ -302,7 +302,7 @@ def _parse(data: bytes) -> etree._Element | None:
         root = etree.fromstring(data, _PARSER)
     except etree.LxmlError as err:
         raise ParseError(str(err)) from err
-    if root is not None and _holds(data, b"&#", 1) and _holds_reference(data, _CONTROL_CODE_POINTS):
+    if root is not None and _holds_reference(data, _CONTROL_CODE_POINTS):
         _drop_referenced_controls(root)
     return root
 
@@ -318,7 +318,8 @@ def _holds(data: bytes, key: bytes, anchor: int) -> bool:
 
 def _holds_reference(data: bytes, code_points: frozenset[int]) -> bool:
     """Whether ``data`` holds a numeric character reference whose value, read over all
-    its digits, is one of ``code_points``."""
+    its digits, is one of ``code_points``: one scan of the bytes for each "&#" (the
+    compiled core's memchr, or the pattern's search for its literal start)."""
     if core.compiled is not None:
         return bool(core.compiled.holds_reference(data, code_points))
     for found in _REFERENCE_RE.finditer(data):
