@@ -79,7 +79,7 @@ def predicted(sets: Sequence[str], rows: np.ndarray, scores: np.ndarray, config:
     for name in sorted(set(sets)):
         held = names == name
         train = ~held & (names != TWINS.get(name, ""))
-        model = fit_confidence(rows[train], scores[train], config.confidence, config.classifier.random_state)
+        model = fit_confidence(rows[train], scores[train], config.confidence, config.classifier.random_state, names[train])
         if model is None:
             raise SystemExit(f"too few pages outside {name} to fit a confidence model")
         confidence[held] = [model.predict(row) for row in rows[held]]

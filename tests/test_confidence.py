@@ -10,7 +10,14 @@ import pytest
 from scipy.stats import spearmanr
 from test_training import small_config, synthetic_page, synthetic_pages
 
-from webclean.confidence import SIGNAL_NAMES, SLOPES, ConfidenceModel, confidence_signals, fit_confidence
+from webclean.confidence import (
+    SIGNAL_NAMES,
+    SLOPES,
+    ConfidenceModel,
+    collection_percentiles,
+    confidence_signals,
+    fit_confidence,
+)
 from webclean.config import ConfidenceConfig, Config
 from webclean.denoise import Decision
 from webclean.explain import explain
@@ -150,6 +157,39 @@ def test_the_calibration_maps_the_median_trees_to_the_mean_f1():
     # An increasing map keeps the trees' order of the pages (but for rounding).
     assert spearmanr(calibrated, raw).statistic > 0.999
     assert spearmanr(calibrated, f1[900:]).statistic > 0.25
+
+
+def test_the_trees_learn_how_pages_rank_within_their_collection_not_each_collections_level():
+    # Two training collections extracted alike but scored at different levels (a gold
+    # that counts what the extraction leaves out): a signal that tells the collections
+    # apart (its second column) says nothing of a page within one. The pages of a third
+    # collection must be ordered by what orders every collection's pages (the first).
+    rng = np.random.default_rng(4)
+    rows = rng.random((900, len(SIGNAL_NAMES)))
+    sets = np.repeat(["low", "high", "new"], 300)
+    rows[:300, 1] *= 0.5  # the low collection's pages: the second signal under 0.5
+    rows[300:600, 1] = 0.5 + 0.5 * rows[300:600, 1]
+    level = np.where(sets == "low", 0.2, np.where(sets == "high", 0.85, 0.5))
+    f1 = np.clip(level + 0.1 * rows[:, 0] + rng.normal(0, 0.01, 900), 0, 1)
+    model = fit_confidence(rows[:600], f1[:600], ConfidenceConfig(trees=60, min_pages=50), groups=sets[:600])
+    assert model is not None
+    predicted = np.asarray([model.predict(row) for row in rows[600:]])
+    assert spearmanr(predicted, f1[600:]).statistic > 0.8
+    # Learning the F1 itself, the trees spend themselves on the level of each collection.
+    level_model = fit_confidence(rows[:600], f1[:600], ConfidenceConfig(trees=60, min_pages=50))
+    assert level_model is not None
+    assert spearmanr([level_model.predict(row) for row in rows[600:]], f1[600:]).statistic < 0.6
+
+
+def test_collection_percentiles_rank_within_each_group_ties_in_the_middle():
+    scores = np.asarray([0.5, 0.9, 0.5, 0.1, 0.7, 0.7])
+    groups = ["a", "a", "a", "a", "b", "b"]
+    assert collection_percentiles(scores, groups).tolist() == [0.5, 0.875, 0.5, 0.125, 0.5, 0.5]
+    assert collection_percentiles(scores).tolist() == [
+        (2.5 - 0.5) / 6, (6 - 0.5) / 6, (2.5 - 0.5) / 6, (1 - 0.5) / 6, (4.5 - 0.5) / 6, (4.5 - 0.5) / 6,
+    ]  # fmt: skip
+    with pytest.raises(ValueError, match="groups"):
+        collection_percentiles(scores, groups[:3])
 
 
 def test_a_confidence_model_without_calibration_gives_its_trees_value_and_a_broken_one_is_refused():

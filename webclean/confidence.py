@@ -7,8 +7,9 @@ probability that the line is content (a logistic of the value, at each slope of
 expects to have kept, to have kept wrongly and to have missed, and so the precision,
 recall and token F1 it expects. :func:`confidence_signals` measures those, and the share
 of the text the classifier was unsure of; :class:`ConfidenceModel`, boosted trees
-(scikit-learn's HistGradientBoostingRegressor as arrays), turns them into the F1 to
-expect, through a calibration learned with them (:func:`fit_confidence`). Training
+(scikit-learn's HistGradientBoostingRegressor as arrays), learn how a page ranks among
+the pages of its collection, and a calibration learned with them turns that into the F1
+to expect (:func:`fit_confidence`). Training
 (training.confidence_stage) fits both on held-out extractions: each training page
 extracted by a model that never saw its site, scored against its gold text. The
 signals describe the extraction's uncertainty, not the page's kind: the size, script,
@@ -135,25 +136,35 @@ class ConfidenceModel:
         return cls(trees, x, y)
 
 
-def fit_confidence(rows: np.ndarray, scores: np.ndarray, settings: ConfidenceConfig, random_state: int = 0) -> ConfidenceModel | None:
+def fit_confidence(
+    rows: np.ndarray,
+    scores: np.ndarray,
+    settings: ConfidenceConfig,
+    random_state: int = 0,
+    groups: Sequence[str] | None = None,
+) -> ConfidenceModel | None:
     """The confidence model of held-out extractions: their rows of SIGNAL_NAMES and their
     token F1 against the gold; None where ``settings`` trains none or rows are too few.
 
-    The trees fit the median F1 of a row (absolute error), not its mean: most pages
-    score near 1 and a few near 0, and squared error lets those few pull the trees
-    towards what tells one set's failures from another's, which orders the pages of a
-    set it never saw worse. The median overrates a page, as the F1 of pages alike is
-    skewed low: the calibration, isotonic regression (scikit-learn) of the F1 on the
-    trees' values for rows that they did not learn from (``settings.folds`` folds of
-    the rows), maps each value to the mean F1 of the pages that get it. Isotonic
-    regression is a staircase, which would give whole ranges of pages one confidence:
-    the map runs through the middle of each step instead (:func:`_step_middles`)."""
+    The trees learn how the pages of a collection rank: each page's target is the share
+    of its collection's pages (``groups``, the training pages' sets; all one where not
+    given) whose F1 it beats, its F1's percentile there. Collections differ in how well
+    every page of them is extracted (a gold that counts readers' comments, a set of easy
+    pages), and trees that learn F1 itself spend their splits on telling one collection's
+    level from another's, which orders the pages of a collection they never saw worse.
+    They fit the median of that percentile (absolute error): most pages score near 1 and
+    a few near 0. The calibration, isotonic regression (scikit-learn) of the F1 on the
+    trees' values for rows that they did not learn from (``settings.folds`` folds of the
+    rows), maps each value to the mean F1 of the pages that get it. Isotonic regression
+    is a staircase, which would give whole ranges of pages one confidence: the map runs
+    through the middle of each step instead (:func:`_step_middles`)."""
     from sklearn.isotonic import IsotonicRegression
 
     if not settings.trees or len(rows) < settings.min_pages:
         return None
     rows, scores = np.asarray(rows, dtype=np.float64), np.asarray(scores, dtype=np.float64)
-    model = TreeEnsemble.from_sklearn(_regressor(settings, random_state).fit(rows, scores))
+    ranks = collection_percentiles(scores, groups)
+    model = TreeEnsemble.from_sklearn(_regressor(settings, random_state).fit(rows, ranks))
     folds = min(settings.folds, len(rows))
     if folds < 2:  # no row to calibrate on that the trees did not learn
         return ConfidenceModel(model)
@@ -161,10 +172,27 @@ def fit_confidence(rows: np.ndarray, scores: np.ndarray, settings: ConfidenceCon
     unseen = np.empty(len(rows))
     for k in range(folds):
         held = fold == k
-        unseen[held] = _regressor(settings, random_state).fit(rows[~held], scores[~held]).predict(rows[held])
+        unseen[held] = _regressor(settings, random_state).fit(rows[~held], ranks[~held]).predict(rows[held])
     calibration = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit(unseen, scores)
     x, y = _step_middles(np.asarray(calibration.X_thresholds_, dtype=np.float64), np.asarray(calibration.y_thresholds_, dtype=np.float64))
     return ConfidenceModel(model, x, y)
+
+
+def collection_percentiles(scores: np.ndarray, groups: Sequence[str] | None = None) -> np.ndarray:
+    """Each score's percentile among the scores of its group (all one group where
+    ``groups`` is None), in (0, 1): its rank in the group, ties taking the middle of
+    the ranks they share, less a half, over the group's size."""
+    scores = np.asarray(scores, dtype=np.float64)
+    names = np.zeros(len(scores), dtype=np.int64) if groups is None else np.unique(np.asarray(groups, dtype=str), return_inverse=True)[1]
+    if len(names) != len(scores):
+        raise ValueError(f"{len(names)} groups for {len(scores)} scores")
+    out = np.empty(len(scores))
+    for k in np.unique(names):
+        members = names == k
+        values, where, counts = np.unique(scores[members], return_inverse=True, return_counts=True)
+        middle = np.cumsum(counts) - (counts - 1) / 2  # the mean rank (from 1) of each value's ties
+        out[members] = (middle[where] - 0.5) / members.sum()
+    return out
 
 
 def _step_middles(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -231,16 +231,17 @@ def confidence_fold_models(labelled: Sequence[LabelledPage], config: Config) -> 
     return models
 
 
-def confidence_row(page: Page, model: Model, config: Config) -> tuple[np.ndarray, float] | None:
-    """A held-out extraction of a training page: its row of confidence.SIGNAL_NAMES and
-    its token F1 against the gold; None for a page whose gold is not its whole main text
-    (snippets: no token F1 to learn) and for a page that fails before Step 1."""
+def confidence_row(page: Page, model: Model, config: Config) -> tuple[np.ndarray, float, str] | None:
+    """A held-out extraction of a training page: its row of confidence.SIGNAL_NAMES, its
+    token F1 against the gold and the page's set (its collection, confidence.fit_confidence);
+    None for a page whose gold is not its whole main text (snippets: no token F1 to
+    learn) and for a page that fails before Step 1."""
     if not page.has_full_gold:
         return None
     classified = classify_page(page.html, config, model, url=page.url)
     if isinstance(classified, Extraction):
         return None
-    return page_confidence_signals(classified, config), token_prf(classified.text, page.text).f1
+    return page_confidence_signals(classified, config), token_prf(classified.text, page.text).f1, page.source
 
 
 def confidence_stage(
@@ -255,14 +256,14 @@ def confidence_stage(
     return fit_held_out(found, config)
 
 
-def fit_held_out(found: Iterable[tuple[np.ndarray, float] | None], config: Config) -> tuple[ConfidenceModel, int] | None:
+def fit_held_out(found: Iterable[tuple[np.ndarray, float, str] | None], config: Config) -> tuple[ConfidenceModel, int] | None:
     """The confidence model of the held-out extractions ``found`` (confidence_row, in
     the pages' order), with their number; None where there are too few."""
     rows = [each for each in found if each is not None]
     if not rows:  # no fold trained a model, or no page has a whole gold
         return None
-    X = np.asarray([row for row, _ in rows])
-    fitted = fit_confidence(X, np.asarray([score for _, score in rows]), config.confidence, config.classifier.random_state)
+    X, scores, sets = np.asarray([row for row, _, _ in rows]), np.asarray([score for _, score, _ in rows]), [s for _, _, s in rows]
+    fitted = fit_confidence(X, scores, config.confidence, config.classifier.random_state, sets)
     return None if fitted is None else (fitted, len(rows))
 
 

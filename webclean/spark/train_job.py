@@ -395,7 +395,9 @@ def confidence_on_spark(
     return fit_held_out((row for _, row in sorted(rows, key=lambda item: item[0])), config)
 
 
-def _held_out_row(item: tuple[PageKey, Page], shared: Broadcast, config: Config) -> tuple[PageKey, tuple[np.ndarray, float] | None]:
+def _held_out_row(
+    item: tuple[PageKey, Page], shared: Broadcast, config: Config
+) -> tuple[PageKey, tuple[np.ndarray, float, str] | None]:
     key, page = item
     model = shared.value.get(site_fold(site_of(page), config.confidence.folds))
     return key, None if model is None else confidence_row(page, model, config)
