@@ -152,8 +152,8 @@ def fit_confidence(
     every page of them is extracted (a gold that counts readers' comments, a set of easy
     pages), and trees that learn F1 itself spend their splits on telling one collection's
     level from another's, which orders the pages of a collection they never saw worse.
-    They fit the median of that percentile (absolute error): most pages score near 1 and
-    a few near 0. The calibration, isotonic regression (scikit-learn) of the F1 on the
+    They fit its median (absolute error), which ordered the pages of unseen sets better
+    than its mean on the whole (docs/method.md). The calibration, isotonic regression (scikit-learn) of the F1 on the
     trees' values for rows that they did not learn from (``settings.folds`` folds of the
     rows), maps each value to the mean F1 of the pages that get it. Isotonic regression
     is a staircase, which would give whole ranges of pages one confidence: the map runs
@@ -189,7 +189,7 @@ def collection_percentiles(scores: np.ndarray, groups: Sequence[str] | None = No
     out = np.empty(len(scores))
     for k in np.unique(names):
         members = names == k
-        values, where, counts = np.unique(scores[members], return_inverse=True, return_counts=True)
+        _, where, counts = np.unique(scores[members], return_inverse=True, return_counts=True)
         middle = np.cumsum(counts) - (counts - 1) / 2  # the mean rank (from 1) of each value's ties
         out[members] = (middle[where] - 0.5) / members.sum()
     return out
