@@ -153,11 +153,12 @@ def fit_confidence(
     pages), and trees that learn F1 itself spend their splits on telling one collection's
     level from another's, which orders the pages of a collection they never saw worse.
     They fit its median (absolute error), which ordered the pages of unseen sets better
-    than its mean on the whole (docs/method.md). The calibration, isotonic regression (scikit-learn) of the F1 on the
-    trees' values for rows that they did not learn from (``settings.folds`` folds of the
-    rows), maps each value to the mean F1 of the pages that get it. Isotonic regression
-    is a staircase, which would give whole ranges of pages one confidence: the map runs
-    through the middle of each step instead (:func:`_step_middles`)."""
+    than its mean on the whole (docs/method.md). The calibration, isotonic regression
+    (scikit-learn) of the F1 on the trees' values for rows that they did not learn from
+    (``settings.folds`` folds of the rows), maps each value to the mean F1 of the pages
+    that get it. Isotonic regression is a staircase, which would give whole ranges of
+    pages one confidence: the map runs through the middle of each step instead
+    (:func:`_step_middles`)."""
     from sklearn.isotonic import IsotonicRegression
 
     if not settings.trees or len(rows) < settings.min_pages:
@@ -182,6 +183,8 @@ def collection_percentiles(scores: np.ndarray, groups: Sequence[str] | None = No
     """Each score's percentile among the scores of its group (all one group where
     ``groups`` is None), in (0, 1): its rank in the group, ties taking the middle of
     the ranks they share, less a half, over the group's size."""
+    from scipy.stats import rankdata
+
     scores = np.asarray(scores, dtype=np.float64)
     names = np.zeros(len(scores), dtype=np.int64) if groups is None else np.unique(np.asarray(groups, dtype=str), return_inverse=True)[1]
     if len(names) != len(scores):
@@ -189,9 +192,7 @@ def collection_percentiles(scores: np.ndarray, groups: Sequence[str] | None = No
     out = np.empty(len(scores))
     for k in np.unique(names):
         members = names == k
-        _, where, counts = np.unique(scores[members], return_inverse=True, return_counts=True)
-        middle = np.cumsum(counts) - (counts - 1) / 2  # the mean rank (from 1) of each value's ties
-        out[members] = (middle[where] - 0.5) / members.sum()
+        out[members] = (rankdata(scores[members]) - 0.5) / members.sum()
     return out
 
 

@@ -262,8 +262,8 @@ def fit_held_out(found: Iterable[tuple[np.ndarray, float, str] | None], config: 
     rows = [each for each in found if each is not None]
     if not rows:  # no fold trained a model, or no page has a whole gold
         return None
-    X, scores, sets = np.asarray([row for row, _, _ in rows]), np.asarray([score for _, score, _ in rows]), [s for _, _, s in rows]
-    fitted = fit_confidence(X, scores, config.confidence, config.classifier.random_state, sets)
+    X, scores, sets = zip(*rows)
+    fitted = fit_confidence(np.asarray(X), np.asarray(scores), config.confidence, config.classifier.random_state, sets)
     return None if fitted is None else (fitted, len(rows))
 
 
